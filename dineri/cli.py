@@ -1,0 +1,111 @@
+"""The ``dineri`` command: ``replay``, ``verify``, ``serve`` and ``bot``.
+
+``dineri replay FILE|-`` prints the replay output of ``match-record.md``
+(exit 0; exit 2 only when the document itself is malformed).
+``dineri replay --jsonl FILE|-`` reads one record per line, prints one result per line.
+``dineri verify FILE`` checks every deck against its fairness commitment (R7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from dineri.engine import RecordError, load_record, replay
+
+
+def _open(path: str) -> IO[str]:
+    return sys.stdin if path == "-" else open(path, encoding="utf-8")
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay one record (or one per line with ``--jsonl``)."""
+    try:
+        stream = _open(args.file)
+    except OSError as e:
+        print(f"dineri replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    with stream:
+        if not args.jsonl:
+            try:
+                result = replay(load_record(stream.read())).to_json()
+            except RecordError as e:
+                print(f"dineri replay: {e}", file=sys.stderr)
+                return 2
+            print(json.dumps(result, ensure_ascii=False, indent=None if args.compact else 2))
+            return 0
+        status = 0
+        out = sys.stdout
+        for lineno, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                out.write(_dump(replay(load_record(line)).to_json()) + "\n")
+            except RecordError as e:
+                status = 2
+                out.write(_dump({"ok": False, "error": {"index": None, "code": "malformed_record",
+                                                        "message": f"line {lineno}: {e}"}}) + "\n")
+        return status
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check every deck of a record against its commitment; exit 1 naming failures."""
+    from dineri.fairness import verify_record
+
+    try:
+        with _open(args.file) as stream:
+            record = load_record(stream.read())
+    except OSError as e:
+        print(f"dineri verify: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as e:
+        print(f"dineri verify: {e}", file=sys.stderr)
+        return 2
+    problems = verify_record(record)
+    for p in problems:
+        print(f"FAIL {p}")
+    if problems:
+        return 1
+    print(f"OK: all {len(record.decks)} decks match their commitments")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``dineri`` command."""
+    p = argparse.ArgumentParser(prog="dineri", description="Dineri: Chkobba at the table.")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("replay", help="replay a dineri-match/1 record and print the resulting state")
+    r.add_argument("file", help="record file, or - for standard input")
+    r.add_argument("--jsonl", action="store_true", help="one record per line; one result per line")
+    r.add_argument("--compact", action="store_true", help="print the result on one line")
+    r.set_defaults(func=cmd_replay)
+    v = sub.add_parser("verify", help="check every deck of a record against its fairness commitment")
+    v.add_argument("file", help="record file, or - for standard input")
+    v.set_defaults(func=cmd_verify)
+    _add_server_commands(sub)
+    return p
+
+
+def _add_server_commands(sub: Any) -> None:
+    try:
+        from dineri.server.cli import add_commands
+    except ImportError:  # the server package is optional for the engine tools
+        return
+    add_commands(sub)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``dineri`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
