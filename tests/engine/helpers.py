@@ -1,0 +1,138 @@
+"""Helpers for the engine tests: stacked decks and compact action lists.
+
+A *stacked deck* is a 40-card deck whose top cards are given (card codes, top
+first) and whose other cards follow in the fixed order of ``FULL_DECK``
+(♦ ace..king, ♥, ♠, ♣). With a cut at 0 the pack is the deck itself (R8), so a
+test decides exactly which cards each seat and the table receive (R9, R11).
+
+A *compact action* is one line of text:
+
+    "1 cut 0"          Cut(seat 1, at 0)              R8
+    "1 keep"           Keep(1)                        R9
+    "1 table"          TableDrawn(1)                  R9
+    "0 propose"        ProposeRedeal(0)               R10
+    "1 accept"         AnswerRedeal(1, True)          R10
+    "1 refuse"         AnswerRedeal(1, False)         R10
+    "1 play 7H"        lay the 7H                     R13, R17
+    "1 play KC 6H 4S"  play KC capturing 6H and 4S    R13-R16
+    "0 claim 3D 3C"    claim the laid 3D with 3C      R19-R22
+    "0 forfeit"        Forfeit(0)                     R33
+
+It converts to the record's JSON form (``match-record.md``) and then through
+``action_from_json``, so the tests exercise the same path as a replay.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from dineri.engine import (
+    FULL_DECK,
+    Action,
+    Card,
+    MatchState,
+    Options,
+    RuleError,
+    action_from_json,
+    apply,
+    new_match,
+    parse_card,
+    summary,
+)
+
+Event = dict[str, Any]
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """``cards("7D qh")`` -> the card ints, in order (R3)."""
+    return tuple(parse_card(c) for c in text.split())
+
+
+def deck(*prefix: str) -> tuple[Card, ...]:
+    """A 40-card deck: ``prefix`` codes on top (each argument may hold several codes
+    separated by spaces), then every other card in ``FULL_DECK`` order."""
+    top = cards(" ".join(prefix))
+    assert len(set(top)) == len(top), f"card repeated in stacked deck prefix {prefix}"
+    return top + tuple(c for c in FULL_DECK if c not in top)
+
+
+def keep_prefix(seats: int, dealer: int, hands: Sequence[str], table: str,
+                later: Sequence[Sequence[str]] = ()) -> list[str]:
+    """Deck prefix (codes) that, cut at 0 and *kept*, deals ``hands[seat]`` to each seat
+    and ``table`` to the table (the R9 keep order: cutter, seats after it up to the
+    dealer, table, dealer), then, for each later deal (R11), ``later[i][seat]``
+    from the cutter round to the dealer."""
+    cutter = (dealer + 1) % seats
+    order = [(cutter + i) % seats for i in range(seats)]
+    out = [hands[s] for s in order[:-1]] + [table, hands[dealer]]
+    for more in later:
+        out += [more[s] for s in order]
+    return out
+
+
+def action_json(text: str) -> dict[str, Any]:
+    """The record form of a compact action (see the module docstring)."""
+    words = text.split()
+    seat, kind, rest = int(words[0]), words[1], words[2:]
+    out: dict[str, Any] = {"seat": seat}
+    if kind == "cut":
+        out.update(type="cut", at=int(rest[0]))
+    elif kind in ("keep", "table", "forfeit"):
+        out["type"] = kind
+    elif kind == "propose":
+        out["type"] = "propose_redeal"
+    elif kind in ("accept", "refuse"):
+        out.update(type="answer_redeal", accept=kind == "accept")
+    elif kind in ("play", "claim"):
+        out.update(type=kind, card=rest[0])
+        if rest[1:] or kind == "claim":
+            out["capture"] = rest[1:]
+    else:
+        raise AssertionError(f"unknown compact action {text!r}")
+    return out
+
+
+def action(text: str, seats: int = 2) -> Action:
+    """The engine action of a compact action."""
+    return action_from_json(action_json(text), seats)
+
+
+def start(prefixes: Iterable[Sequence[str]] = ((),), *, seats: int = 2, target: int = 11,
+          best_of: int = 1, first_dealer: int = 0) -> MatchState:
+    """A new match whose decks are the stacked decks of ``prefixes`` (one per shuffle)."""
+    return new_match(Options(seats, target, best_of), first_dealer, [deck(*p) for p in prefixes])
+
+
+def run(state: MatchState, *texts: str) -> tuple[MatchState, list[Event]]:
+    """Apply compact actions in order; return the final state and all events."""
+    events: list[Event] = []
+    for text in texts:
+        state, ev = apply(state, action(text, state.options.seats))
+        events += ev
+    return state, events
+
+
+def refuse(state: MatchState, text_or_action: str | Action) -> RuleError:
+    """Assert the action is refused (R18) and that the state is unchanged; return the error."""
+    before = copy.deepcopy(state)
+    view_before = summary(state)
+    act = action(text_or_action, state.options.seats) if isinstance(text_or_action, str) else text_or_action
+    with pytest.raises(RuleError) as info:
+        apply(state, act)
+    assert state == before
+    assert summary(state) == view_before
+    return info.value
+
+
+def hands(state: MatchState) -> list[list[str]]:
+    """Every hand as card codes (from :func:`summary`)."""
+    return list(summary(state)["hands"])
+
+
+def table(state: MatchState) -> list[str]:
+    """The table as card codes (from :func:`summary`)."""
+    return list(summary(state)["table"])
