@@ -6,6 +6,7 @@ All functions are pure and work on card ints (:mod:`dineri.engine.cards`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from dineri.engine.cards import VALUE, Card
 
@@ -22,21 +23,27 @@ def legal_captures(card: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
     matches: list[tuple[Card, ...]] = [(t,) for t in table if VALUE[t] == v]
     if matches:
         return matches
-    out: list[tuple[Card, ...]] = []
-    _sums(table, 0, v, (), out)
-    return out
+    picks = _sum_picks(v, tuple(VALUE[t] for t in table))
+    return [tuple(table[i] for i in pick) for pick in picks]
 
 
-def _sums(table: Sequence[Card], start: int, remaining: int, chosen: tuple[Card, ...],
-          out: list[tuple[Card, ...]]) -> None:
+@lru_cache(maxsize=1 << 16)
+def _sum_picks(v: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Index sets of ``values`` adding up to ``v`` (memoized: tables repeat across moves)."""
+    out: list[tuple[int, ...]] = []
+    _sums(values, 0, v, (), out)
+    return tuple(out)
+
+
+def _sums(values: tuple[int, ...], start: int, remaining: int, chosen: tuple[int, ...],
+          out: list[tuple[int, ...]]) -> None:
     # No single card equals the target here (R16 ruled that out), so every hit has 2+ cards.
-    for i in range(start, len(table)):
-        c = table[i]
-        x = VALUE[c]
+    for i in range(start, len(values)):
+        x = values[i]
         if x == remaining:
-            out.append((*chosen, c))
+            out.append((*chosen, i))
         elif x < remaining:
-            _sums(table, i + 1, remaining - x, (*chosen, c), out)
+            _sums(values, i + 1, remaining - x, (*chosen, i), out)
 
 
 def can_capture(card: Card, table: Sequence[Card]) -> bool:

@@ -9,7 +9,6 @@ nothing (R18). Events are JSON-ready dicts holding only public information.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from dineri.engine.actions import (
@@ -73,7 +72,7 @@ def new_match(options: Options, first_dealer: int, decks: Sequence[Sequence[Card
 
 def add_deck(state: MatchState, deck: Sequence[Card]) -> MatchState:
     """Supply the next shuffle (R7). In phase ``shuffle`` the deal starts at once (phase ``cut``)."""
-    state = replace(state, decks=(*state.decks, check_deck(deck)))
+    state = state._replace(decks=(*state.decks, check_deck(deck)))
     return _take_deck(state) if state.phase == "shuffle" else state
 
 
@@ -81,9 +80,9 @@ def _take_deck(state: MatchState) -> MatchState:
     """Begin a deal with the next supplied shuffle, or wait for one (phase ``shuffle``)."""
     cutter = state.cutter
     if state.decks_used < len(state.decks):
-        return replace(state, phase="cut", turn=cutter, deck=state.decks[state.decks_used],
+        return state._replace(phase="cut", turn=cutter, deck=state.decks[state.decks_used],
                        decks_used=state.decks_used + 1, drawn=None, deal=None, pending_redeal=None)
-    return replace(state, phase="shuffle", turn=cutter, deck=None, drawn=None, deal=None,
+    return state._replace(phase="shuffle", turn=cutter, deck=None, drawn=None, deal=None,
                    pending_redeal=None)
 
 
@@ -144,7 +143,7 @@ def _cut(state: MatchState, action: Cut) -> tuple[MatchState, list[Event]]:
     deal = Deal(pack=pack, pos=1, hands=((),) * n, table=(), piles=EMPTY_PILES,
                 chkobba_cards=EMPTY_PILES, last_capturer=None, window=None, started=False,
                 first_deal=True, refused=(False, False))
-    new = replace(state, phase="cut_choice", deal=deal, drawn=pack[0])
+    new = state._replace(phase="cut_choice", deal=deal, drawn=pack[0])
     return new, [{"type": "cut", "seat": action.seat, "at": k, "drawn": CODE[pack[0]],
                   "auto": action.auto}]
 
@@ -180,8 +179,8 @@ def _choose(state: MatchState, action: Keep | TableDrawn) -> tuple[MatchState, l
             hands[(cutter + i) % n] = pack[pos:pos + 3]
             pos += 3
         choice = "table"
-    new_deal = replace(deal, pos=pos, hands=tuple(hands), table=table)
-    new = replace(state, phase="play", deal=new_deal, drawn=None, turn=cutter)  # R12
+    new_deal = deal._replace(pos=pos, hands=tuple(hands), table=table)
+    new = state._replace(phase="play", deal=new_deal, drawn=None, turn=cutter)  # R12
     return new, [{"type": "deal", "seat": action.seat, "choice": choice, "table": [CODE[c] for c in table],
                   "hand_sizes": [3] * n, "deck_left": new_deal.deck_left, "auto": action.auto}]
 
@@ -206,7 +205,7 @@ def _propose(state: MatchState, action: ProposeRedeal) -> tuple[MatchState, list
                         "a redeal needs the first deal, no card played, and 3 table cards of one value")
     if deal.refused[side]:
         raise RuleError("redeal_not_allowed", "your side's proposal was already refused in this deal")
-    new = replace(state, phase="redeal_vote", pending_redeal=action.seat)
+    new = state._replace(phase="redeal_vote", pending_redeal=action.seat)
     return new, [{"type": "redeal_proposed", "seat": action.seat, "auto": action.auto}]
 
 
@@ -225,8 +224,8 @@ def _answer(state: MatchState, action: AnswerRedeal) -> tuple[MatchState, list[E
         return _take_deck(state), events
     side = proposer % 2
     refused = (True, state.deal.refused[1]) if side == 0 else (state.deal.refused[0], True)
-    new = replace(state, phase="play", pending_redeal=None,
-                  deal=replace(state.deal, refused=refused))
+    new = state._replace(phase="play", pending_redeal=None,
+                  deal=state.deal._replace(refused=refused))
     return new, events
 
 
@@ -235,7 +234,7 @@ def _forfeit(state: MatchState, action: Forfeit) -> tuple[MatchState, list[Event
         raise RuleError("wrong_phase", "the match is over")
     side = action.seat % 2
     winner = 1 - side
-    new = replace(state, phase="over", turn=None, winner=winner, forfeited_by=side, pending_redeal=None)
+    new = state._replace(phase="over", turn=None, winner=winner, forfeited_by=side, pending_redeal=None)
     return new, [{"type": "forfeit", "seat": action.seat, "side": side, "auto": action.auto},
                  {"type": "match_over", "winner": winner, "games_won": list(state.games_won),
                   "reason": "forfeit"}]
@@ -263,8 +262,8 @@ def _claim(state: MatchState, action: Claim) -> tuple[MatchState, list[Event]]:
     chkobba = not table  # R20/R24: a claim is never the last card of the round
     piles = _add_pile(deal.piles, side, taken)
     chk = _add_pile(deal.chkobba_cards, side, (win.card,)) if chkobba else deal.chkobba_cards
-    new_deal = replace(deal, table=table, piles=piles, chkobba_cards=chk, last_capturer=side, window=None)
-    new = replace(state, deal=new_deal)
+    new_deal = deal._replace(table=table, piles=piles, chkobba_cards=chk, last_capturer=side, window=None)
+    new = state._replace(deal=new_deal)
     return new, [{"type": "claim", "seat": action.seat, "card": CODE[win.card],
                   "capture": [CODE[c] for c in action.capture], "chkobba": chkobba,
                   "auto": action.auto}]
@@ -298,7 +297,7 @@ def _play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
     hands = list(deal.hands)
     hands[seat] = tuple(c for c in hand if c != card)
     side = seat % 2
-    last_card = deal.pos == len(deal.pack) and all(not h for h in hands)
+    last_card = deal.pos == len(deal.pack) and not any(hands)
     event: Event = {"type": "play", "seat": seat, "card": CODE[card],
                     "capture": [CODE[c] for c in capture], "chkobba": False, "auto": action.auto}
     if capture:
@@ -308,17 +307,17 @@ def _play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
         taken = (*capture, card)
         piles = _add_pile(deal.piles, side, taken)
         chk = _add_pile(deal.chkobba_cards, side, (card,)) if chkobba else deal.chkobba_cards
-        new_deal = replace(deal, hands=tuple(hands), table=new_table, piles=piles, chkobba_cards=chk,
+        new_deal = deal._replace(hands=tuple(hands), table=new_table, piles=piles, chkobba_cards=chk,
                            last_capturer=side, window=None, started=True)
     else:
         window = Window(card, table) if can_capture(card, table) else None  # R19
-        new_deal = replace(deal, hands=tuple(hands), table=(*table, card), window=window, started=True)
+        new_deal = deal._replace(hands=tuple(hands), table=(*table, card), window=window, started=True)
     events = [event]
     nxt = (seat + 1) % n
     if not last_card and not any(hands):
         new_deal = _deal_more(new_deal, state.cutter, n)
         events.append({"type": "deal_more", "hand_sizes": [3] * n, "deck_left": new_deal.deck_left})
-    new = replace(state, deal=new_deal, turn=nxt)
+    new = state._replace(deal=new_deal, turn=nxt)
     if last_card:
         return _end_round(new, events)
     return new, events
@@ -341,7 +340,7 @@ def _deal_more(deal: Deal, cutter: int, n: int) -> Deal:
         hands[(cutter + i) % n] = deal.pack[pos:pos + 3]
         pos += 3
     # An open window stays open: the next seat has not played yet (R21).
-    return replace(deal, hands=tuple(hands), pos=pos, first_deal=False)
+    return deal._replace(hands=tuple(hands), pos=pos, first_deal=False)
 
 
 def _end_round(state: MatchState, events: list[Event]) -> tuple[MatchState, list[Event]]:
@@ -355,15 +354,15 @@ def _end_round(state: MatchState, events: list[Event]) -> tuple[MatchState, list
     chkobbas = (len(deal.chkobba_cards[0]), len(deal.chkobba_cards[1]))
     result = score_round(state.game, state.round, piles, chkobbas)
     scores = (state.scores[0] + result.points[0], state.scores[1] + result.points[1])  # R28
-    final_deal = replace(deal, table=(), piles=piles, window=None)
+    final_deal = deal._replace(table=(), piles=piles, window=None)
     events.append({"type": "round_over", "leftovers": [CODE[c] for c in deal.table],
                    "leftovers_to": deal.last_capturer, "result": result.to_json(),
                    "scores": list(scores)})
-    state = replace(state, deal=final_deal, scores=scores, rounds=(*state.rounds, result))
+    state = state._replace(deal=final_deal, scores=scores, rounds=(*state.rounds, result))
     winner = game_winner(scores, state.options)  # R31
     next_dealer = (state.dealer + 1) % state.options.seats  # R6
     if winner is None:
-        state = replace(state, round=state.round + 1, dealer=next_dealer)
+        state = state._replace(round=state.round + 1, dealer=next_dealer)
         return _take_deck(state), events
     won = (state.games_won[0] + (winner == 0), state.games_won[1] + (winner == 1))
     events.append({"type": "game_over", "game": state.game, "winner": winner, "scores": list(scores),
@@ -371,8 +370,8 @@ def _end_round(state: MatchState, events: list[Event]) -> tuple[MatchState, list
     if won[winner] >= state.options.games_to_win:  # R32
         events.append({"type": "match_over", "winner": winner, "games_won": list(won),
                        "reason": "won"})
-        return replace(state, games_won=won, winner=winner, phase="over", turn=None), events
-    state = replace(state, games_won=won, game=state.game + 1, round=1, scores=(0, 0),
+        return state._replace(games_won=won, winner=winner, phase="over", turn=None), events
+    state = state._replace(games_won=won, game=state.game + 1, round=1, scores=(0, 0),
                     dealer=next_dealer)
     return _take_deck(state), events
 
@@ -384,7 +383,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; :func:`apply` accepts exactly these.
 
     For bots and tests only: the product never shows it to players (R21). Includes
-    ``Forfeit`` (always allowed before the end) and every cut position.
+    every cut position, and ``Forfeit`` (always allowed before the end) as the last item.
     """
     phase = state.phase
     if phase == "over":
