@@ -36,9 +36,11 @@ from dineri.engine import (
     Card,
     MatchState,
     Options,
+    Play,
     RuleError,
     action_from_json,
     apply,
+    legal_actions,
     new_match,
     parse_card,
     summary,
@@ -136,3 +138,43 @@ def hands(state: MatchState) -> list[list[str]]:
 def table(state: MatchState) -> list[str]:
     """The table as card codes (from :func:`summary`)."""
     return list(summary(state)["table"])
+
+
+def lay_first(state: MatchState) -> tuple[MatchState, list[Event]]:
+    """The seat to play lays its first card (always legal, R17): a deterministic move."""
+    assert state.phase == "play" and state.turn is not None
+    seat = state.turn
+    first = summary(state)["hands"][seat][0]
+    return run(state, f"{seat} play {first}")
+
+
+def capture_first(state: MatchState) -> tuple[MatchState, list[Event]]:
+    """The seat to play makes its first legal capture, or lays its first card if it has none."""
+    assert state.phase == "play" and state.turn is not None
+    for act in legal_actions(state, state.turn):
+        if isinstance(act, Play) and act.capture:
+            new, events = apply(state, act)
+            return new, events
+    return lay_first(state)
+
+
+def finish_round(state: MatchState, *, choice: str = "keep") -> tuple[MatchState, list[Event]]:
+    """From a ``cut`` or ``play`` state, cut at 0, choose, and play until the round is over,
+    each seat making its first legal capture (or laying); return the next state and all events."""
+    events: list[Event] = []
+    game, rnd = state.game, state.round
+    if state.phase == "cut":
+        state, events = run(state, f"{state.turn} cut 0", f"{state.turn} {choice}")
+    while state.phase == "play" and (state.game, state.round) == (game, rnd):
+        state, ev = capture_first(state)
+        events += ev
+    return state, events
+
+
+def shuffled(seed: int) -> tuple[Card, ...]:
+    """A deck in a fixed pseudo-random order (tests only; the server uses ``secure_deck``)."""
+    import random
+
+    order = list(FULL_DECK)
+    random.Random(seed).shuffle(order)
+    return tuple(order)
