@@ -1,0 +1,127 @@
+"""The game interface the table service drives (issue 3, item 0).
+
+A :class:`Game` validates a table's options and starts or reloads matches. A
+:class:`GameMatch` is an *immutable* match in progress: :meth:`GameMatch.apply`
+returns a new match and the public events, so the service can store the action
+first and only then adopt the new match (nothing changes when storing fails).
+All values crossing this interface are JSON-ready (dicts, lists, str, int, bool).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+Json = dict[str, Any]
+
+
+class GameError(ValueError):
+    """A refused action or bad input: ``code`` is a stable code (for Chkobba, the codes of
+    ``match-record.md``), ``message`` a human sentence. Nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class GameMatch(ABC):
+    """One match of a game, immutable. Subclasses keep the state and the record."""
+
+    @property
+    @abstractmethod
+    def seats(self) -> int:
+        """Number of seats (2 or 4 for Chkobba)."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The game's phase name (opaque to the service, shown to clients)."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True once the match has ended (won or forfeited)."""
+
+    @abstractmethod
+    def needs_deck(self) -> bool:
+        """True when the next shuffle must be supplied with :meth:`add_deck` before play goes on."""
+
+    @abstractmethod
+    def add_deck(self, deck: list[str] | None = None) -> tuple[GameMatch, list[Json]]:
+        """Supply the next shuffle (``None``: a secure random one). Returns the new match and the
+        public events (the fairness commitment). Raises :class:`GameError` for a bad deck."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Json, *, auto: bool = False) -> tuple[GameMatch, list[Json]]:
+        """Apply a client's action object for ``seat``; return the new match and the public events.
+
+        ``auto`` marks an action the server made for the player. Raises :class:`GameError`
+        (``malformed`` for a bad form, or a rule code); the match itself never changes.
+        """
+
+    @abstractmethod
+    def seat_view(self, seat: int) -> Json:
+        """What ``seat`` may see: public facts plus its own hand, nothing else."""
+
+    @abstractmethod
+    def spectator_view(self) -> Json:
+        """What a spectator may see: only what is face up or public."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Json]:
+        """Every action object ``seat`` may send now (for bots and tests; never shown to players)."""
+
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat whose move the game waits for (the turn clock runs for it), or ``None``."""
+
+    @abstractmethod
+    def auto_action(self, seat: int) -> Json | None:
+        """The action the server makes for ``seat`` when its turn clock runs out, or ``None``."""
+
+    @abstractmethod
+    def forfeit_action(self) -> Json:
+        """The action object by which a seat forfeits (grace expiry, leaving)."""
+
+    @abstractmethod
+    def result(self) -> Json | None:
+        """Once over: ``{"winner": side, "reason": str, ...}`` (JSON); else ``None``."""
+
+    @abstractmethod
+    def rounds(self) -> list[Json]:
+        """Every finished round's result, oldest first (JSON objects)."""
+
+    @abstractmethod
+    def record(self) -> Json:
+        """The full record document (with decks: server-side and after the end only)."""
+
+    @abstractmethod
+    def reveal(self) -> Json:
+        """Once over, the secrets to publish (decks, salts); raises ``ValueError`` before."""
+
+
+class Game(ABC):
+    """A game the service can host."""
+
+    name: str
+
+    @abstractmethod
+    def check_options(self, options: Json) -> Json:
+        """Validate a table's options; return them normalised. Raises :class:`GameError`."""
+
+    @abstractmethod
+    def seats(self, options: Json) -> int:
+        """Number of seats for validated ``options``."""
+
+    @abstractmethod
+    def new_match(self, options: Json, players: list[str], first_dealer: int | None = None,
+                  decks: list[list[str]] | None = None) -> tuple[GameMatch, list[Json]]:
+        """Start a match (decks given only in testing; ``None`` = secure shuffles).
+
+        Returns the match and its first public events. Raises :class:`GameError` for bad input.
+        """
+
+    @abstractmethod
+    def load(self, record: Json) -> GameMatch:
+        """Rebuild a match by replaying its stored record. Raises :class:`GameError`."""

@@ -1,0 +1,198 @@
+"""The table WebSocket protocol (``docs/protocol.md``): a closed set of typed messages.
+
+Every frame is one JSON object whose ``type`` names its model. Client messages
+are parsed with :func:`parse_client` (raises :class:`ProtocolError` ``malformed``);
+server messages are built from the ``*Msg`` models and sent with ``model_dump``.
+
+The envelope is game-independent: an ``action`` message carries the game's own
+action object (for Chkobba, the record form of ``match-record.md`` without
+``seat`` and ``auto``), validated by the game (:mod:`dineri.games`).
+Events and views are the game's JSON objects, numbered per table by ``seq``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64, description="client-chosen action id")]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HelloMsg(_Msg):
+    """Client, first frame (and on every reconnect): ``last_event`` is the last event
+    number the client saw (null or absent = none: send a full view)."""
+
+    type: Literal["hello"]
+    last_event: int | None = Field(default=None, ge=0)
+
+
+class ActionMsg(_Msg):
+    """Client: a game action for the sender's own seat. The same ``id`` sent again is
+    applied once and answered with the same ``ack``."""
+
+    type: Literal["action"]
+    id: ClientId
+    action: dict[str, Any] = Field(description="the game's action object (docs/schemas/chkobba/)")
+
+
+class ChatMsg(_Msg):
+    """Client: a chat line to the table (1–200 characters, no control characters)."""
+
+    type: Literal["chat"]
+    id: ClientId | None = None
+    text: str = Field(min_length=1, max_length=200)
+
+
+class PingMsg(_Msg):
+    """Client: keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMsg = Annotated[HelloMsg | ActionMsg | ChatMsg | PingMsg, Field(discriminator="type")]
+CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMsg)
+
+
+class ProtocolError(ValueError):
+    """A client frame that is not one of the client messages; ``code`` is ``malformed``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def parse_client(text: str | bytes) -> HelloMsg | ActionMsg | ChatMsg | PingMsg:
+    """Parse one client frame. Raises :class:`ProtocolError` (``malformed``) naming the problem."""
+    try:
+        msg: HelloMsg | ActionMsg | ChatMsg | PingMsg = CLIENT_ADAPTER.validate_json(text)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError("malformed", f"{where}: {first['msg']}") from None
+    if isinstance(msg, ChatMsg) and any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in msg.text):
+        raise ProtocolError("malformed", "text: control characters are not allowed")
+    return msg
+
+
+class SeatInfo(_Msg):
+    """One seat of a table: ``player`` (display name) is null when the seat is empty."""
+
+    seat: int
+    side: int
+    player: str | None = None
+    player_id: str | None = None
+    away: bool = False
+
+
+class ClockInfo(_Msg):
+    """The running turn clock: the seat it runs for and when it expires (Unix seconds)."""
+
+    seat: int
+    expires_at: float
+
+
+class TableInfo(_Msg):
+    """Public facts about a table (never a card)."""
+
+    id: str
+    game: str
+    status: Literal["open", "playing", "over"]
+    options: dict[str, Any]
+    public: bool
+    clock: int = Field(description="turn clock in seconds, 0 = off")
+    host: str | None = None
+    seats: list[SeatInfo]
+    running_clock: ClockInfo | None = None
+
+
+class WelcomeMsg(_Msg):
+    """Server, answer to ``hello``: who you are at this table. Followed by the missed
+    ``event`` frames (if ``resume`` is true) and always by a ``view``."""
+
+    type: Literal["welcome"] = "welcome"
+    seat: int | None = Field(description="your seat, or null for a spectator")
+    last_event: int = Field(description="the table's latest event number")
+    resume: bool = Field(description="true when the missed events follow; false = full view only")
+    table: TableInfo
+
+
+class ViewMsg(_Msg):
+    """Server: the receiver's own view (seat view, or spectator view) after every change.
+    ``seq`` is the number of the last event it includes; ``view`` is null before the match starts."""
+
+    type: Literal["view"] = "view"
+    seq: int
+    seat: int | None
+    view: dict[str, Any] | None
+    table: TableInfo
+
+
+class EventMsg(_Msg):
+    """Server: one numbered table event (numbers start at 1 and never skip)."""
+
+    type: Literal["event"] = "event"
+    seq: int = Field(ge=1)
+    event: dict[str, Any]
+
+
+class AckMsg(_Msg):
+    """Server, to the sender only: the action ``id`` was accepted and stored; ``seq`` is the
+    number of the last event it caused."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    seq: int
+
+
+class ErrorMsg(_Msg):
+    """Server, to the sender only: the frame (action ``id`` if any) was refused; nothing changed."""
+
+    type: Literal["error"] = "error"
+    id: str | None = None
+    code: str
+    message: str
+
+
+class TableMsg(_Msg):
+    """Server: the table's seats or status changed (before the start, away/back, the end)."""
+
+    type: Literal["table"] = "table"
+    table: TableInfo
+
+
+class LobbyMsg(_Msg):
+    """Server, on the lobby socket: the open public tables, sent on connect and on every change."""
+
+    type: Literal["lobby"] = "lobby"
+    tables: list[TableInfo]
+
+
+class PongMsg(_Msg):
+    """Server: answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"
+
+
+ServerMsg = Annotated[
+    WelcomeMsg | ViewMsg | EventMsg | AckMsg | ErrorMsg | TableMsg | LobbyMsg | PongMsg,
+    Field(discriminator="type"),
+]
+
+CLIENT_MODELS: dict[str, type[BaseModel]] = {
+    "hello": HelloMsg, "action": ActionMsg, "chat": ChatMsg, "ping": PingMsg,
+}
+SERVER_MODELS: dict[str, type[BaseModel]] = {
+    "welcome": WelcomeMsg, "view": ViewMsg, "event": EventMsg, "ack": AckMsg, "error": ErrorMsg,
+    "table": TableMsg, "lobby": LobbyMsg, "pong": PongMsg,
+}
+
+# Codes of the service itself (the rules' codes come from the game, e.g. match-record.md).
+SERVICE_CODES = frozenset({
+    "malformed", "too_large", "rate_limited", "not_seated", "no_match", "match_over",
+})
