@@ -178,3 +178,37 @@ def shuffled(seed: int) -> tuple[Card, ...]:
     order = list(FULL_DECK)
     random.Random(seed).shuffle(order)
     return tuple(order)
+
+
+def position(table_cards: str, cutter: str, dealer: str, *, seats: int = 2,
+             others: Sequence[str] = ()) -> MatchState:
+    """The first turn of a match with stacked cards: dealer seat 0, cutter seat 1 cuts at 0 and
+    keeps, so seat 1 holds ``cutter``, seat 0 ``dealer``, the table ``table_cards`` and, at
+    4 seats, seats 2 and 3 hold ``others[0]`` and ``others[1]``."""
+    dealt = [dealer, cutter, *others]
+    state, _ = run(start([keep_prefix(seats, 0, dealt, table_cards)], seats=seats), "1 cut 0", "1 keep")
+    assert hands(state) == [h.split() for h in dealt]
+    assert table(state) == table_cards.split()
+    return state
+
+
+# A scripted 2-seat round (dealer 0, cutter 1, keep) made of sweeps (R23, R24):
+#   play 1:  seat 1 KC takes AD AH 4D 4H (1+1+4+4): a chkobba for side 1;
+#   play 2-4: seat 0 lays 5D, seat 1 lays 5H, seat 0 KD takes 5D 5H: a chkobba for side 0;
+#   then 16 pairs: seat 1 lays a card on the empty table, seat 0 takes it with the same value.
+# The last pair is the very last card of the round: a sweep with no chkobba (R24).
+SWEEP_PAIRS = ["AS AC", "2D 2H", "2S 2C", "3D 3H", "3S 3C", "4S 4C", "5S 5C", "6D 6H", "6S 6C",
+               "7D 7H", "7S 7C", "QD QH", "QS QC", "JD JH", "JS JC", "KH KS"]
+_LAID = [p.split()[0] for p in SWEEP_PAIRS]
+_TAKER = [p.split()[1] for p in SWEEP_PAIRS]
+SWEEP_PREFIX = keep_prefix(
+    2, 0, [f"5D KD {_TAKER[0]}", f"KC 5H {_LAID[0]}"], "AD AH 4D 4H",
+    [[" ".join(_TAKER[i:i + 3]), " ".join(_LAID[i:i + 3])] for i in range(1, 16, 3)])
+
+
+def sweep_actions() -> list[str]:
+    """The 38 compact actions of the scripted sweep round (cut and keep included)."""
+    out = ["1 cut 0", "1 keep", "1 play KC AD AH 4D 4H", "0 play 5D", "1 play 5H", "0 play KD 5D 5H"]
+    for laid, taker in zip(_LAID, _TAKER, strict=True):
+        out += [f"1 play {laid}", f"0 play {taker} {laid}"]
+    return out

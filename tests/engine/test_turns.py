@@ -16,6 +16,7 @@ from dineri.engine import (
     replay,
     summary,
 )
+from tests.engine import helpers
 from tests.engine.helpers import (
     action,
     action_json,
@@ -36,10 +37,7 @@ DEALER = "2S AD QH"
 
 def position(table_cards: str = "7S 3C 4D 6H", cutter: str = CUTTER, dealer: str = DEALER) -> MatchState:
     """The play position after the cut and keep, cutter (seat 1) to play."""
-    state, _ = run(start([keep_prefix(2, 0, [dealer, cutter], table_cards)]), "1 cut 0", "1 keep")
-    assert hands(state) == [dealer.split(), cutter.split()]
-    assert table(state) == table_cards.split()
-    return state
+    return helpers.position(table_cards, cutter, dealer)
 
 
 # --- R13: one card, capturing named cards or laid ----------------------------------------------
