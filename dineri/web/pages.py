@@ -1,35 +1,97 @@
-"""Page routes of the browser client (issue 4)."""
+"""Page routes of the browser client (issue 4).
+
+``/`` home and lobby, ``/t/{table_id}`` a table, ``/join/{code}`` an invitation,
+``/lang/{code}`` the language switch (sets the ``dineri_lang`` cookie and goes
+back to ``next``). Pages are rendered in the negotiated language
+(:func:`dineri.web.i18n.negotiate`) with the catalogue for the scripts inlined.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-PACKAGE_DIR = Path(__file__).resolve().parent.parent
-STATIC_DIR = PACKAGE_DIR / "static"
-TEMPLATES_DIR = PACKAGE_DIR / "templates"
+from dineri.web import i18n
+
+STATIC_DIR = i18n.PACKAGE_DIR / "static"
+STATIC_URL = "/static/"
+# Table ids and invitation codes are URL-safe tokens; anything else is not a page.
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_INVITE = re.compile(r"^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})?$")
+
+#: Where the scripts find the server (REST and WebSocket paths; docs/protocol.md).
+ENDPOINTS: dict[str, str] = {
+    "me": "/api/players/me",
+    "players": "/api/players",
+    "tables": "/api/tables",
+    "table": "/api/tables/{id}",
+    "invite": "/api/invites/{code}",
+    "lobby_ws": "/ws/lobby",
+    "table_ws": "/ws/tables/{id}",
+}
+
+
+def _safe_next(value: str | None) -> str:
+    """A local path to go back to (``/…`` but never ``//host``); else ``/``."""
+    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
+        return value
+    return "/"
+
+
+def render(request: Request, template: str, status_code: int = 200, **extra: Any) -> HTMLResponse:
+    """Render *template* in the request's language; *extra* goes to the template
+    and its ``page`` entries to the scripts' config."""
+    lang = i18n.negotiate(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+    config = {"lang": lang, "static": STATIC_URL, "endpoints": ENDPOINTS, **extra.pop("page", {})}
+    next_path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    html = i18n.environment(lang).get_template(template).render(
+        lang=lang,
+        dir=i18n.direction(lang),
+        languages=i18n.LANGUAGES,
+        catalogue=i18n.js_catalogue(lang),
+        config=config,
+        static=STATIC_URL,
+        next=next_path,
+        **extra,
+    )
+    response = HTMLResponse(html, status_code=status_code)
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
 
 
 def mount_web(app: FastAPI, settings: Any = None) -> None:
-    """Mount ``/static`` and add the page routes ``/``, ``/t/{table_id}``, ``/join/{code}`` to *app*.
+    """Mount ``/static`` and add the page routes ``/``, ``/t/{table_id}``, ``/join/{code}``
+    and ``/lang/{code}`` to *app*.
 
-    *settings* is the server's settings object (read with ``getattr``; unknown
-    attributes fall back to defaults). Call once per app.
+    *settings* is the server's settings object; the pages need nothing from it yet
+    (kept for the factory's call signature). Call once per app.
     """
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount(STATIC_URL.rstrip("/"), StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request) -> HTMLResponse:
-        return HTMLResponse("<!doctype html><title>Dineri</title><h1>Dineri</h1>")
+        return render(request, "home.html")
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:
-        return HTMLResponse("<!doctype html><title>Dineri</title><h1>Table</h1>")
+        if not _TOKEN.match(table_id):
+            return render(request, "not_found.html", status_code=404)
+        return render(request, "table.html", page={"table_id": table_id})
 
     @app.get("/join/{code}", response_class=HTMLResponse, include_in_schema=False)
     async def join_page(request: Request, code: str) -> HTMLResponse:
-        return HTMLResponse("<!doctype html><title>Dineri</title><h1>Join</h1>")
+        if not _INVITE.match(code):
+            return render(request, "not_found.html", status_code=404)
+        return render(request, "join.html", page={"invite": code})
+
+    @app.get("/lang/{code}", include_in_schema=False)
+    async def set_language(code: str, next: str | None = None) -> RedirectResponse:
+        response = RedirectResponse(_safe_next(next), status_code=303)
+        if code in i18n.LANGUAGES:
+            response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_MAX_AGE, samesite="lax")
+        return response

@@ -1,0 +1,167 @@
+/* Dineri browser client: shared helpers (translations, card names, REST, live sockets).
+ * Plain script, no build step. Every user-visible string goes through _() and comes
+ * from the page's Babel catalogue (rendered as JSON into #i18n). */
+(function () {
+  "use strict";
+  var catalogue = {};
+  var node = document.getElementById("i18n");
+  if (node) { catalogue = JSON.parse(node.textContent || "{}"); }
+  var config = {};
+  var cfgNode = document.getElementById("dineri-config");
+  if (cfgNode) { config = JSON.parse(cfgNode.textContent || "{}"); }
+
+  /** Translate msgid; a missing entry falls back to the English text. */
+  function _(msgid) {
+    var t = catalogue[msgid];
+    return (typeof t === "string" && t) ? t : msgid;
+  }
+
+  /** Replace {name} placeholders of a translated string with values. */
+  function fmt(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (m, key) {
+      return (values && values[key] !== undefined && values[key] !== null) ? String(values[key]) : m;
+    });
+  }
+
+  // Card names (R1, R3). Each full name is its own catalogue entry, so every language
+  // words it its own way ("7 of diamonds", "7 de carreau", "سبعة ديناري").
+  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"];
+  var SUITS = ["D", "H", "S", "C"];
+  var CARD_NAMES = {
+    AD: _("ace of diamonds"), "2D": _("2 of diamonds"), "3D": _("3 of diamonds"), "4D": _("4 of diamonds"),
+    "5D": _("5 of diamonds"), "6D": _("6 of diamonds"), "7D": _("7 of diamonds"), QD: _("queen of diamonds"),
+    JD: _("jack of diamonds"), KD: _("king of diamonds"),
+    AH: _("ace of hearts"), "2H": _("2 of hearts"), "3H": _("3 of hearts"), "4H": _("4 of hearts"),
+    "5H": _("5 of hearts"), "6H": _("6 of hearts"), "7H": _("7 of hearts"), QH: _("queen of hearts"),
+    JH: _("jack of hearts"), KH: _("king of hearts"),
+    AS: _("ace of spades"), "2S": _("2 of spades"), "3S": _("3 of spades"), "4S": _("4 of spades"),
+    "5S": _("5 of spades"), "6S": _("6 of spades"), "7S": _("7 of spades"), QS: _("queen of spades"),
+    JS: _("jack of spades"), KS: _("king of spades"),
+    AC: _("ace of clubs"), "2C": _("2 of clubs"), "3C": _("3 of clubs"), "4C": _("4 of clubs"),
+    "5C": _("5 of clubs"), "6C": _("6 of clubs"), "7C": _("7 of clubs"), QC: _("queen of clubs"),
+    JC: _("jack of clubs"), KC: _("king of clubs")
+  };
+  var VALUES = { A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, Q: 8, J: 9, K: 10 };
+
+  function cardName(code) { return CARD_NAMES[code] || code; }
+  function cardValue(code) { return VALUES[code.slice(0, -1)]; }
+
+  /** An <img> of a card face (or the back when code is null), decorative: the
+   * accessible name is carried by the element that holds it. */
+  function cardImg(code) {
+    var img = document.createElement("img");
+    img.src = config.static + "cards/" + (code || "back") + ".svg";
+    img.alt = "";
+    img.draggable = false;
+    return img;
+  }
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) { return; }
+        if (k === "text") { e.textContent = v; }
+        else if (k === "class") { e.className = v; }
+        else if (k.slice(0, 2) === "on") { e.addEventListener(k.slice(2), v); }
+        else { e.setAttribute(k, v === true ? "" : v); }
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) { return; }
+      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return e;
+  }
+
+  /** JSON over fetch; resolves with the body, rejects with {status, code, message}. */
+  function api(method, path, body) {
+    var opts = { method: method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(path, opts).then(function (r) {
+      return r.text().then(function (t) {
+        var data = null;
+        try { data = t ? JSON.parse(t) : null; } catch (e) { data = null; }
+        if (!r.ok) {
+          var detail = data && (data.detail || data.error || data);
+          var code = (detail && detail.code) || (data && data.code) || ("http_" + r.status);
+          throw { status: r.status, code: code, message: (detail && detail.message) || t };
+        }
+        return data;
+      });
+    });
+  }
+
+  /**
+   * A WebSocket that reconnects with exponential backoff (0.5 s doubling to 15 s, with
+   * jitter) and shows the "connection lost" banner while it is down.
+   * handlers: onopen(socket), onmessage(msg), onstate(connected).
+   */
+  function LiveSocket(path, handlers) {
+    this.path = path;
+    this.handlers = handlers;
+    this.delay = 500;
+    this.ws = null;
+    this.closed = false;
+    this.connected = false;
+    this.connect();
+  }
+  LiveSocket.prototype.url = function () {
+    var proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return proto + "//" + location.host + this.path;
+  };
+  LiveSocket.prototype.connect = function () {
+    var self = this;
+    var ws;
+    try { ws = new WebSocket(this.url()); } catch (e) { this.retry(); return; }
+    this.ws = ws;
+    ws.onopen = function () {
+      self.delay = 500;
+      self.setConnected(true);
+      if (self.handlers.onopen) { self.handlers.onopen(self); }
+    };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      self.handlers.onmessage(msg);
+    };
+    ws.onclose = function () {
+      self.ws = null;
+      self.setConnected(false);
+      if (!self.closed) { self.retry(); }
+    };
+    ws.onerror = function () { /* onclose follows and retries */ };
+  };
+  LiveSocket.prototype.retry = function () {
+    var self = this;
+    var wait = this.delay * (0.75 + Math.random() * 0.5);
+    this.delay = Math.min(this.delay * 2, 15000);
+    setTimeout(function () { if (!self.closed) { self.connect(); } }, wait);
+  };
+  LiveSocket.prototype.setConnected = function (up) {
+    this.connected = up;
+    var banner = document.getElementById("offline");
+    if (banner) { banner.hidden = up; }
+    if (this.handlers.onstate) { this.handlers.onstate(up); }
+  };
+  LiveSocket.prototype.send = function (obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  };
+  LiveSocket.prototype.close = function () {
+    this.closed = true;
+    if (this.ws) { this.ws.close(); }
+  };
+
+  window.Dineri = {
+    _: _, fmt: fmt, config: config, cardName: cardName, cardValue: cardValue, cardImg: cardImg,
+    el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
+  };
+})();

@@ -1,0 +1,92 @@
+/* Dineri browser client: the home page and lobby (issue 4, item 1).
+ * Display name (POST /api/players), table creation with every host option,
+ * the live list of open public tables (/ws/lobby), joining by invitation. */
+(function () {
+  "use strict";
+  var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, EP = D.config.endpoints;
+  var $ = function (id) { return document.getElementById(id); };
+  var me = null;
+
+  var ERRORS = {
+    malformed: _("Please check the form."),
+    http_422: _("A display name has 1 to 24 characters and no control characters."),
+    http_401: _("Choose a display name first."),
+    not_found: _("There is no such table."),
+    testing_only: _("That option is only for test servers.")
+  };
+  function explain(e) { return ERRORS[e.code] || ERRORS["http_" + e.status] || _("Something went wrong. Try again."); }
+
+  function showMe() {
+    $("name-status").textContent = me ? fmt(_("You play as {name}."), { name: me.name }) : _("Choose a display name to play.");
+    if (me) { $("name-input").value = me.name; }
+  }
+  D.api("GET", EP.me).then(function (p) { me = p; showMe(); }, function () { me = null; showMe(); });
+
+  $("name-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var name = $("name-input").value.trim();
+    D.api("POST", EP.players, { name: name }).then(function (p) { me = p; showMe(); })
+      .catch(function (err) { $("name-status").textContent = explain(err); });
+  });
+
+  function radio(form, name) { return form.querySelector('input[name="' + name + '"]:checked').value; }
+
+  $("create-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var f = e.target;
+    if (!me) { $("create-status").textContent = _("Choose a display name first."); $("name-input").focus(); return; }
+    var body = {
+      game: "chkobba",
+      options: { seats: parseInt(radio(f, "seats"), 10), target: parseInt(radio(f, "target"), 10), best_of: parseInt(radio(f, "best_of"), 10) },
+      public: radio(f, "public") === "1",
+      clock: parseInt(radio(f, "clock"), 10)
+    };
+    D.api("POST", EP.tables, body).then(function (t) {
+      var seat = { seat: 0 };
+      if (t.code) { seat.code = t.code; }
+      return D.api("POST", EP.table.replace("{id}", t.id) + "/seats", seat).then(function () {
+        location.href = "/t/" + encodeURIComponent(t.id) + (t.code ? "?code=" + encodeURIComponent(t.code) : "");
+      });
+    }).catch(function (err) { $("create-status").textContent = explain(err); });
+  });
+
+  $("join-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var raw = $("join-input").value.trim();
+    var m = raw.match(/\/join\/([A-Za-z0-9_.%-]+)/) || raw.match(/^([A-Za-z0-9_.-]+)$/);
+    var t = raw.match(/\/t\/([A-Za-z0-9_-]+)(\?code=([A-Za-z0-9_-]+))?/);
+    if (t) { location.href = "/t/" + t[1] + (t[3] ? "?code=" + t[3] : ""); }
+    else if (m) { location.href = "/join/" + m[1]; }
+    else { $("join-input").setCustomValidity(_("Paste the invitation link you received.")); $("join-input").reportValidity(); }
+  });
+  $("join-input").addEventListener("input", function () { this.setCustomValidity(""); });
+
+  function optionsText(t) {
+    var o = t.options;
+    return [
+      o.seats === 4 ? _("2 against 2") : _("1 against 1"),
+      fmt(_("game to {n} points"), { n: o.target }),
+      o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
+      t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock")
+    ].join(" · ");
+  }
+
+  function renderLobby(tables) {
+    var list = $("lobby");
+    list.textContent = "";
+    tables.forEach(function (t) {
+      var players = t.seats.filter(function (s) { return !!s.player; });
+      var names = players.map(function (s) { return s.player; }).join(", ") || _("nobody yet");
+      list.appendChild(el("li", { class: "lobby-table", "data-table": t.id }, [
+        el("div", null, [el("strong", { text: optionsText(t) })]),
+        el("div", { class: "hint", text: fmt(_("Seated ({k} of {n}): {names}"), { k: players.length, n: t.seats.length, names: names }) }),
+        el("a", { class: "button", href: "/t/" + encodeURIComponent(t.id), text: _("Open the table") })
+      ]));
+    });
+    $("lobby-empty").hidden = tables.length > 0;
+  }
+
+  new D.LiveSocket(EP.lobby_ws, {
+    onmessage: function (msg) { if (msg.type === "lobby") { renderLobby(msg.tables); } }
+  });
+})();

@@ -1,0 +1,600 @@
+/* Dineri browser client: the table page (issue 4, item 2).
+ * Talks docs/protocol.md: REST for seats and start, the table WebSocket for play.
+ * The page never selects a capture and never hints at one (R13, R21): the player points
+ * at every card taken; the server judges and its error codes are explained here. */
+(function () {
+  "use strict";
+  var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, cfg = D.config, EP = cfg.endpoints;
+  var tableId = cfg.table_id;
+  var params = new URLSearchParams(location.search);
+  var inviteCode = params.get("code") || "";
+  var $ = function (id) { return document.getElementById(id); };
+
+  var S = {
+    me: null, table: null, seat: null, view: null, lastSeq: null,
+    hand: null, picked: [], lastLaid: null, refusedRedeal: false,
+    socket: null, actionNo: 0, pending: {}, shownRound: null
+  };
+
+  var ERRORS = {
+    malformed: _("That action is not understood."),
+    wrong_phase: _("That cannot be done at this point of the round."),
+    not_your_turn: _("It is not your turn."),
+    card_not_in_hand: _("That card is not in your hand."),
+    card_not_on_table: _("A selected card is not on the table."),
+    illegal_capture: _("Those cards cannot be taken with that card: take one card of the same value, or cards that add up to its value, and a card of the same value always comes before a sum."),
+    no_missed_capture: _("There is no such missed capture to claim."),
+    redeal_not_allowed: _("A redeal cannot be proposed now."),
+    not_seated: _("Spectators cannot play."),
+    no_match: _("The match has not started."),
+    match_over: _("The match is over."),
+    rate_limited: _("Too many actions at once; wait a moment."),
+    too_large: _("That message is too large."),
+    not_found: _("There is no such table."),
+    forbidden: _("You may not do that."),
+    seat_taken: _("That seat is taken."),
+    table_full: _("The table is full."),
+    not_open: _("The table is no longer open."),
+    not_host: _("Only the host may do that."),
+    seats_not_full: _("Every seat must be taken before the start."),
+    already_seated: _("You already have a seat at this table."),
+    bad_code: _("The invitation code is not valid."),
+    http_401: _("Choose a display name on the home page first.")
+  };
+  function explain(code) { return ERRORS[code] || _("Something went wrong. Try again."); }
+  function showError(code) { $("error").textContent = code ? explain(code) : ""; }
+
+  // ---- names and sides -------------------------------------------------------------
+  function n() { return S.table ? S.table.options.seats : 2; }
+  function playerName(seat) {
+    var s = S.table && S.table.seats[seat];
+    return (s && s.player) || fmt(_("Seat {n}"), { n: seat + 1 });
+  }
+  function sideName(side) {
+    if (S.seat !== null && S.seat !== undefined) {
+      return (S.seat % 2 === side) ? _("Your side") : _("Opponents");
+    }
+    var names = [];
+    for (var i = side; i < n(); i += 2) { names.push(playerName(i)); }
+    return names.join(" & ");
+  }
+  function cardsText(codes) { return codes.map(D.cardName).join(", "); }
+
+  // ---- REST ------------------------------------------------------------------------
+  function tablePath() { return EP.table.replace("{id}", encodeURIComponent(tableId)); }
+  function withCode(path) { return inviteCode ? path + "?code=" + encodeURIComponent(inviteCode) : path; }
+  function fail(e) { showError(e.code); $("setup-error").textContent = explain(e.code); }
+
+  function loadTable() {
+    return D.api("GET", withCode(tablePath())).then(function (t) { setTable(t); return t; });
+  }
+
+  // ---- setup (before the start) ----------------------------------------------------
+  function mySeatIn(table) {
+    if (!S.me) { return null; }
+    for (var i = 0; i < table.seats.length; i++) {
+      if (table.seats[i].player_id === S.me.id) { return i; }
+    }
+    return null;
+  }
+
+  function setTable(t) {
+    S.table = t;
+    var seat = mySeatIn(t);
+    if (seat !== null) { S.seat = seat; }
+    if (t.status === "open") { renderSetup(); }
+    $("setup").hidden = t.status !== "open";
+    $("board").hidden = t.status === "open";
+    if (t.code) { inviteCode = inviteCode || t.code; }
+    if (S.view) { render(); }
+    ensureSocket();
+  }
+
+  function optionsText(t) {
+    var o = t.options;
+    var parts = [
+      o.seats === 4 ? _("2 against 2") : _("1 against 1"),
+      fmt(_("game to {n} points"), { n: o.target }),
+      o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
+      t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock"),
+      t.public ? _("public") : _("private")
+    ];
+    return parts.join(" · ");
+  }
+
+  function renderSetup() {
+    var t = S.table;
+    $("setup-options").textContent = optionsText(t);
+    var isHost = S.me && t.host === S.me.id;
+    var mine = mySeatIn(t);
+    $("need-name").hidden = !!S.me;
+    if (isHost && t.code) {
+      $("invite").hidden = false;
+      $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + t.code);
+    } else if (inviteCode) {
+      $("invite").hidden = false;
+      $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + inviteCode);
+    } else if (t.public) {
+      $("invite").hidden = false;
+      $("invite-link").value = location.origin + "/t/" + encodeURIComponent(t.id);
+    }
+    var list = $("setup-seats");
+    list.textContent = "";
+    t.seats.forEach(function (s) {
+      var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + " · " +
+        fmt(_("side {n}"), { n: s.side + 1 }) + " — " + (s.player || _("free"));
+      var item = el("li", { class: "setup-seat" }, [el("span", { text: label })]);
+      if (!s.player && S.me && mine === null) {
+        item.appendChild(el("button", { type: "button", "data-seat": s.seat, text: _("Sit here"),
+          onclick: function () { takeSeat(s.seat); } }));
+      }
+      if (s.player && isHost && s.player_id !== S.me.id) {
+        item.appendChild(el("button", { type: "button", class: "danger", text: _("Remove"),
+          onclick: function () { removeSeat(s.seat); } }));
+      }
+      list.appendChild(item);
+    });
+    $("leave-seat").hidden = mine === null;
+    var full = t.seats.every(function (s) { return !!s.player; });
+    $("start-match").hidden = !isHost;
+    $("start-match").disabled = !full;
+  }
+
+  function takeSeat(seat) {
+    var body = { seat: seat };
+    if (inviteCode) { body.code = inviteCode; }
+    D.api("POST", tablePath() + "/seats", body).then(setTable).catch(fail);
+  }
+  function removeSeat(seat) {
+    D.api("DELETE", tablePath() + "/seats/" + seat).then(setTable).catch(fail);
+  }
+  $("leave-seat").addEventListener("click", function () {
+    D.api("DELETE", tablePath() + "/seats/me").then(function (t) { S.seat = null; setTable(t); }).catch(fail);
+  });
+  $("start-match").addEventListener("click", function () {
+    D.api("POST", tablePath() + "/start", {}).then(function (t) { if (t && t.id) { setTable(t); } }).catch(fail);
+  });
+  $("copy-invite").addEventListener("click", function () {
+    var input = $("invite-link");
+    input.select();
+    if (navigator.clipboard) { navigator.clipboard.writeText(input.value).catch(function () {}); }
+  });
+
+  // ---- the socket --------------------------------------------------------------------
+  function ensureSocket() {
+    if (S.socket) { return; }
+    if (!S.table.public && S.seat === null) { return; } // private tables cannot be watched
+    var path = EP.table_ws.replace("{id}", encodeURIComponent(tableId));
+    S.socket = new D.LiveSocket(path, {
+      onopen: function (sock) { sock.send({ type: "hello", last_event: S.lastSeq }); },
+      onmessage: onMessage
+    });
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.seat = msg.seat;
+        setTable(msg.table);
+        break;
+      case "view":
+        S.lastSeq = msg.seq;
+        S.table = msg.table;
+        if (msg.seat !== null && msg.seat !== undefined) { S.seat = msg.seat; }
+        S.view = msg.view;
+        $("setup").hidden = msg.table.status === "open";
+        $("setup").hidden = !(msg.table.status === "open");
+        $("board").hidden = msg.table.status === "open" || !msg.view;
+        if (msg.table.status === "open") { renderSetup(); }
+        if (msg.view) { render(); }
+        break;
+      case "event":
+        if (S.lastSeq === null || msg.seq > S.lastSeq) { S.lastSeq = msg.seq; }
+        onEvent(msg.event);
+        break;
+      case "ack":
+        delete S.pending[msg.id];
+        break;
+      case "error":
+        if (msg.id) { delete S.pending[msg.id]; }
+        showError(msg.code);
+        break;
+      case "table":
+        setTable(msg.table);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function send(action) {
+    S.actionNo += 1;
+    var id = "a" + Date.now().toString(36) + "-" + S.actionNo;
+    S.pending[id] = action;
+    showError(null);
+    if (!S.socket || !S.socket.send({ type: "action", id: id, action: action })) {
+      $("error").textContent = _("Not connected. Try again when the connection is back.");
+    }
+  }
+
+  // ---- events: the log, the summaries ---------------------------------------------
+  function log(text) {
+    var list = $("log");
+    list.insertBefore(el("li", { text: text }), list.firstChild);
+    while (list.childNodes.length > 80) { list.removeChild(list.lastChild); }
+  }
+
+  function auto(ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; }
+
+  function onEvent(ev) {
+    var who = ev.seat !== undefined ? playerName(ev.seat) : "";
+    switch (ev.type) {
+      case "match_started": log(_("The match begins.")); break;
+      case "commitment": log(_("The pack is shuffled and sealed.")); break;
+      case "cut":
+        log(auto(ev, fmt(_("{name} cuts at {at} and draws the {card}."), { name: who, at: ev.at, card: D.cardName(ev.drawn) })));
+        break;
+      case "deal":
+        log(auto(ev, fmt(ev.choice === "keep" ? _("{name} keeps the drawn card.") : _("{name} puts the drawn card on the table."), { name: who })));
+        S.lastLaid = null; S.refusedRedeal = false;
+        break;
+      case "deal_more": log(_("Three more cards for each player.")); break;
+      case "play":
+        if (!ev.capture || !ev.capture.length) {
+          S.lastLaid = ev.card;
+          log(auto(ev, fmt(_("{name} lays the {card}."), { name: who, card: D.cardName(ev.card) })));
+        } else {
+          S.lastLaid = null;
+          log(auto(ev, fmt(_("{name} plays the {card} and takes {cards}."), { name: who, card: D.cardName(ev.card), cards: cardsText(ev.capture) })));
+        }
+        if (ev.chkobba) { log(fmt(_("Chkobba for {name}!"), { name: who })); }
+        break;
+      case "claim":
+        S.lastLaid = null;
+        log(fmt(_("{name} claims a missed capture: the {card} with {cards}."), { name: who, card: D.cardName(ev.card), cards: cardsText(ev.capture) }));
+        if (ev.chkobba) { log(fmt(_("Chkobba for {name}!"), { name: who })); }
+        break;
+      case "redeal_proposed": log(fmt(_("{name} proposes a redeal."), { name: who })); break;
+      case "redeal_answered":
+        log(auto(ev, fmt(ev.accept ? _("{name} accepts the redeal.") : _("{name} refuses the redeal."), { name: who })));
+        if (!ev.accept && S.seat !== null && ev.seat % 2 !== S.seat % 2) { S.refusedRedeal = true; }
+        break;
+      case "round_over":
+        S.lastLaid = null;
+        log(_("The round is over."));
+        showRoundSummary(ev.result, ev.scores);
+        break;
+      case "game_over":
+        log(fmt(_("Game over: {side} wins the game, {a} to {b}."), { side: sideName(ev.winner), a: ev.scores[0], b: ev.scores[1] }));
+        break;
+      case "forfeit": log(auto(ev, fmt(_("{name} leaves the match: that side forfeits."), { name: who }))); break;
+      case "match_over":
+        log(fmt(_("{side} wins the match."), { side: sideName(ev.winner) }));
+        showMatchOver(ev);
+        break;
+      case "reveal":
+        log(_("The decks are revealed: the match record can now be checked."));
+        showRecordLink();
+        break;
+      case "player_away": log(fmt(_("{name} is away."), { name: who })); break;
+      case "player_back": log(fmt(_("{name} is back."), { name: who })); break;
+      case "chat":
+        if (/^rematch:[A-Za-z0-9_.-]+$/.test(ev.text)) { offerRematch(who, ev.text.slice(8)); }
+        else { log(ev.name + ": " + ev.text); }
+        break;
+      default: break;
+    }
+  }
+
+  function offerRematch(who, ref) {
+    var parts = ref.split(".");
+    var href = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
+    var li = el("li", null, [fmt(_("{name} offers a rematch."), { name: who }) + " ",
+      el("a", { href: href, class: "rematch-link", text: _("Join the rematch") })]);
+    $("log").insertBefore(li, $("log").firstChild);
+  }
+
+  function winnerText(side) { return side === null || side === undefined ? _("Baji (tie): nobody") : sideName(side); }
+
+  function roundTable(r, scores) {
+    var head = el("tr", null, [el("th", { scope: "col", text: "" }),
+      el("th", { scope: "col", text: sideName(0) }), el("th", { scope: "col", text: sideName(1) })]);
+    function row(label, values) {
+      return el("tr", null, [el("th", { scope: "row", text: label }),
+        el("td", { text: String(values[0]) }), el("td", { text: String(values[1]) })]);
+    }
+    var t = el("table", { class: "summary-table" }, [el("thead", null, [head]), el("tbody", null, [
+      row(_("Cards"), r.cards), row("♦", r.dinari_cards), row(_("Sevens"), r.sevens),
+      row(_("Sixes"), r.sixes), row(_("Chkobba"), r.chkobbas), row(_("Points"), r.points),
+      scores ? row(_("Total"), scores) : null
+    ])]);
+    var cats = el("ul", { class: "categories" }, [
+      el("li", { text: _("Karta") + ": " + winnerText(r.karta) }),
+      el("li", { text: _("Dinari") + ": " + winnerText(r.dinari) }),
+      el("li", { text: _("Barmila") + ": " + winnerText(r.barmila) }),
+      el("li", { text: _("Sab'a l-hayya") + ": " + winnerText(r.sabaa) })
+    ]);
+    return el("div", null, [t, cats]);
+  }
+
+  function openDialog(title, body) {
+    $("summary-h").textContent = title;
+    var holder = $("summary-body");
+    holder.textContent = "";
+    holder.appendChild(body);
+    var d = $("summary");
+    if (!d.open) { d.showModal(); }
+    $("summary-close").focus();
+  }
+
+  function showRoundSummary(r, scores) {
+    var title = fmt(_("Round {round} of game {game}"), { round: r.round, game: r.game });
+    openDialog(title, roundTable(r, scores));
+  }
+
+  function showMatchOver(ev) {
+    var body = el("div", null, []);
+    var d = $("summary");
+    if (d.open) { body = $("summary-body").firstChild || body; }
+    var won = S.seat !== null && S.seat !== undefined ? (S.seat % 2 === ev.winner) : null;
+    var title = won === null ? fmt(_("{side} wins the match."), { side: sideName(ev.winner) })
+      : (won ? _("You win the match!") : _("You lose the match."));
+    var wrap = el("div", null, [
+      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[0], b: ev.games_won[1] }) }),
+      ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null,
+      body
+    ]);
+    openDialog(title, wrap);
+    $("rematch-btn").hidden = S.seat === null || S.seat === undefined;
+  }
+
+  function showRecordLink() {
+    if (S.seat === null || S.seat === undefined) { return; }
+    var a = $("record-link");
+    a.href = tablePath() + "/record";
+    a.setAttribute("download", "dineri-" + tableId + ".json");
+    a.hidden = false;
+  }
+
+  $("summary-close").addEventListener("click", function () { $("summary").close(); });
+  $("rematch-btn").addEventListener("click", function () {
+    var t = S.table;
+    D.api("POST", EP.tables, { game: t.game, options: t.options, public: t.public, clock: t.clock })
+      .then(function (nt) {
+        return D.api("POST", EP.table.replace("{id}", nt.id) + "/seats", { seat: S.seat, code: nt.code })
+          .then(function () {
+            if (S.socket) { S.socket.send({ type: "chat", text: "rematch:" + nt.id + (nt.code ? "." + nt.code : "") }); }
+            location.href = "/t/" + nt.id + (nt.code ? "?code=" + encodeURIComponent(nt.code) : "");
+          });
+      }).catch(fail);
+  });
+
+  // ---- rendering the board ---------------------------------------------------------
+  function rel(seat) { return (seat - (S.seat === null || S.seat === undefined ? 0 : S.seat) + n()) % n(); }
+  var POS = { 2: ["bottom", "top"], 4: ["bottom", "right", "top", "left"] };
+
+  function seatBox(seat) {
+    var v = S.view, info = S.table.seats[seat] || {};
+    var badges = [];
+    if (v.dealer === seat) { badges.push(el("span", { class: "badge dealer", text: _("Dealer") })); }
+    if (v.turn === seat && v.phase !== "over") { badges.push(el("span", { class: "badge turn", text: _("To play") })); }
+    if (info.away) { badges.push(el("span", { class: "badge away", text: _("Away") })); }
+    var rc = S.table.running_clock;
+    if (rc && rc.seat === seat) { badges.push(el("span", { class: "badge clock", "data-expires": rc.expires_at, text: "" })); }
+    var head = el("div", { class: "seat-head" }, [
+      el("strong", { class: "seat-name", text: playerName(seat) }),
+      el("span", { class: "side-tag side-" + (seat % 2), text: sideName(seat % 2) })
+    ].concat(badges));
+    var box = el("div", { class: "seat pos-" + POS[n()][rel(seat)] + (v.turn === seat ? " on-turn" : ""), "data-seat": seat }, [head]);
+    if (seat !== S.seat) {
+      var count = v.hand_sizes[seat] || 0;
+      var backs = el("div", { class: "backs", role: "img", "aria-label": fmt(_("{n} cards in hand"), { n: count }) }, []);
+      for (var i = 0; i < count; i++) { backs.appendChild(D.cardImg(null)); }
+      backs.appendChild(el("span", { class: "count", "aria-hidden": "true", text: "×" + count }));
+      box.appendChild(backs);
+    }
+    return box;
+  }
+
+  function cardButton(code, zone, pressed, extraLabel) {
+    var label = D.cardName(code) + (extraLabel ? " (" + extraLabel + ")" : "");
+    var b = el("button", { type: "button", class: "card" + (pressed ? " picked" : "") + (extraLabel ? " just-laid" : ""),
+      "data-card": code, "data-zone": zone, "aria-pressed": pressed ? "true" : "false", "aria-label": label,
+      onclick: function () { toggle(zone, code); } }, [D.cardImg(code)]);
+    return el("li", null, [b]);
+  }
+
+  function toggle(zone, code) {
+    if (zone === "hand") { S.hand = S.hand === code ? null : code; }
+    else {
+      var i = S.picked.indexOf(code);
+      if (i >= 0) { S.picked.splice(i, 1); } else { S.picked.push(code); }
+    }
+    showError(null);
+    render();
+    var again = document.querySelector('.card[data-zone="' + zone + '"][data-card="' + code + '"]');
+    if (again) { again.focus(); }
+  }
+
+  function pileBox(side) {
+    var v = S.view;
+    var cards = el("ul", { class: "cards mini", "aria-label": _("Chkobba cards") }, v.chkobba_cards[side].map(function (c) {
+      return el("li", { role: "img", "aria-label": D.cardName(c) }, [D.cardImg(c)]);
+    }));
+    return el("div", { class: "pile-box side-" + side }, [
+      el("div", { class: "pile-title", text: sideName(side) }),
+      el("div", { class: "pile-count", text: fmt(_("Pile: {n} cards"), { n: v.captured[side] }) }),
+      el("div", { text: fmt(_("Chkobbas: {n}"), { n: v.chkobbas[side] }) }), cards
+    ]);
+  }
+
+  function canProposeRedeal(v) {
+    if (v.phase !== "play" || v.pending_redeal || S.refusedRedeal || S.seat === null) { return false; }
+    if (v.table.length !== 4 || v.deck_left !== 40 - 4 - 3 * n()) { return false; }
+    if (!v.hand_sizes.every(function (h) { return h === 3; })) { return false; }
+    var counts = {};
+    v.table.forEach(function (c) { var k = D.cardValue(c); counts[k] = (counts[k] || 0) + 1; });
+    return Object.keys(counts).some(function (k) { return counts[k] >= 3; });
+  }
+
+  function render() {
+    var v = S.view;
+    if (!v || !S.table) { return; }
+    var me = S.seat !== null && S.seat !== undefined;
+    var hand = me ? v.hand : [];
+    if (S.hand && hand.indexOf(S.hand) < 0) { S.hand = null; }
+    S.picked = S.picked.filter(function (c) { return v.table.indexOf(c) >= 0; });
+    if (S.lastLaid && v.table.indexOf(S.lastLaid) < 0) { S.lastLaid = null; }
+
+    // Score bar: game, round, scores, games won, target.
+    var o = v.options;
+    $("scorebar").textContent = "";
+    $("scorebar").appendChild(el("div", { class: "score-line" }, [
+      el("span", { text: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) }),
+      el("span", { text: fmt(_("to {n} points"), { n: o.target }) + (o.best_of > 1 ? " · " + fmt(_("best of {n} games"), { n: o.best_of }) : "") })
+    ]));
+    [0, 1].forEach(function (side) {
+      $("scorebar").appendChild(el("div", { class: "score side-" + side, "data-side": side }, [
+        el("strong", { text: sideName(side) }),
+        el("span", { class: "points", text: fmt(_("Score: {n}"), { n: v.scores[side] }) }),
+        el("span", { text: fmt(_("Games won: {n}"), { n: v.games_won[side] }) })
+      ]));
+    });
+
+    // Seats.
+    var opp = $("opponents");
+    opp.textContent = "";
+    for (var s = 0; s < n(); s++) { if (!me || s !== S.seat) { opp.appendChild(seatBox(s)); } }
+
+    // Pack, table, piles.
+    $("pack").textContent = "";
+    $("pack").appendChild(el("div", { class: "pack-box", role: "img", "aria-label": fmt(_("Cards left in the pack: {n}"), { n: v.deck_left }) }, [
+      D.cardImg(null), el("span", { class: "count", "aria-hidden": "true", text: String(v.deck_left) })
+    ]));
+    if (v.drawn) {
+      $("pack").appendChild(el("div", { class: "drawn", role: "img", "aria-label": fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }) }, [D.cardImg(v.drawn)]));
+    }
+    var tc = $("table-cards");
+    tc.textContent = "";
+    v.table.forEach(function (c) {
+      tc.appendChild(cardButton(c, "table", S.picked.indexOf(c) >= 0, c === S.lastLaid ? _("just laid") : ""));
+    });
+    var mySide = me ? S.seat % 2 : 0;
+    $("pile-us").textContent = ""; $("pile-us").appendChild(pileBox(mySide));
+    $("pile-them").textContent = ""; $("pile-them").appendChild(pileBox(1 - mySide));
+
+    // My seat and hand.
+    var mine = $("me");
+    mine.textContent = "";
+    if (me) {
+      var box = seatBox(S.seat);
+      var hl = el("ul", { class: "cards hand", "aria-label": _("Your hand") }, []);
+      hand.forEach(function (c) { hl.appendChild(cardButton(c, "hand", S.hand === c, "")); });
+      box.appendChild(hl);
+      mine.appendChild(box);
+    } else {
+      mine.appendChild(el("p", { class: "hint", text: _("You are watching this table.") }));
+    }
+
+    // Controls for this phase.
+    var myTurn = me && v.turn === S.seat;
+    $("cut-controls").hidden = !(myTurn && v.phase === "cut");
+    $("choice-controls").hidden = !(myTurn && v.phase === "cut_choice");
+    if (v.drawn) { $("drawn-label").textContent = fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }); }
+    $("redeal-answer").hidden = !(me && v.phase === "redeal_vote" && v.pending_redeal && v.pending_redeal.proposer % 2 !== S.seat % 2);
+    $("play-controls").hidden = !(myTurn && v.phase === "play");
+    $("redeal-btn").hidden = !canProposeRedeal(v);
+    $("forfeit-btn").hidden = !me || v.phase === "over";
+
+    var sel = [];
+    if (S.hand) { sel.push(fmt(_("Your card: {card}"), { card: D.cardName(S.hand) })); }
+    if (S.picked.length) { sel.push(fmt(_("Table cards selected: {cards}"), { cards: cardsText(S.picked) })); }
+    $("selection").textContent = sel.join(" · ");
+    $("status").textContent = statusText(v, me);
+    tickClock();
+  }
+
+  function statusText(v, me) {
+    var who = v.turn !== null && v.turn !== undefined ? playerName(v.turn) : "";
+    var mine = me && v.turn === S.seat;
+    switch (v.phase) {
+      case "cut": return mine ? _("Your cut: pick a position or cut at random.") : fmt(_("{name} cuts the pack."), { name: who });
+      case "cut_choice": return mine ? _("Keep the drawn card, or put it on the table?") : fmt(_("{name} chooses: keep the drawn card or put it on the table."), { name: who });
+      case "redeal_vote": return fmt(_("A redeal is proposed; waiting for {name}."), { name: who });
+      case "play": return mine ? _("Your turn: select a card from your hand and the table cards it takes, or lay it.") : fmt(_("{name} is playing."), { name: who });
+      case "over": return v.winner !== null && v.winner !== undefined ? fmt(_("{side} wins the match."), { side: sideName(v.winner) }) : _("The match is over.");
+      default: return _("Waiting for the deal.");
+    }
+  }
+
+  function tickClock() {
+    var now = Date.now() / 1000;
+    document.querySelectorAll(".badge.clock").forEach(function (b) {
+      var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-expires")) - now));
+      b.textContent = fmt(_("{n} s left"), { n: left });
+    });
+  }
+  setInterval(tickClock, 1000);
+
+  // ---- actions -------------------------------------------------------------------------
+  function capture() {
+    if (!S.hand) { $("error").textContent = _("Select a card from your hand first."); return; }
+    if (!S.picked.length) { $("error").textContent = _("Select the table cards to take, or lay the card."); return; }
+    send({ type: "play", card: S.hand, capture: S.picked.slice() });
+    S.hand = null; S.picked = [];
+  }
+  function lay() {
+    if (!S.hand) { $("error").textContent = _("Select a card from your hand first."); return; }
+    if (S.picked.length) { $("error").textContent = _("To lay a card, clear the table cards you selected."); return; }
+    send({ type: "play", card: S.hand, capture: [] });
+    S.hand = null;
+  }
+  function claim() {
+    var laid = S.lastLaid;
+    if (!laid || S.picked.indexOf(laid) < 0) {
+      $("error").textContent = _("To claim, select the card just laid and the table cards it could have taken.");
+      return;
+    }
+    var rest = S.picked.filter(function (c) { return c !== laid; });
+    if (!rest.length) { $("error").textContent = _("Also select the table cards it could have taken."); return; }
+    send({ type: "claim", card: laid, capture: rest });
+    S.picked = [];
+  }
+  function clearSel() { S.hand = null; S.picked = []; showError(null); render(); }
+
+  $("capture-btn").addEventListener("click", capture);
+  $("lay-btn").addEventListener("click", lay);
+  $("claim-btn").addEventListener("click", claim);
+  $("clear-btn").addEventListener("click", clearSel);
+  $("redeal-btn").addEventListener("click", function () { send({ type: "propose_redeal" }); });
+  $("redeal-accept").addEventListener("click", function () { send({ type: "answer_redeal", accept: true }); });
+  $("redeal-refuse").addEventListener("click", function () { send({ type: "answer_redeal", accept: false }); });
+  $("cut-btn").addEventListener("click", function () {
+    var raw = $("cut-at").value.trim();
+    var at = parseInt(raw, 10);
+    if (!/^\d+$/.test(raw) || at < 0 || at > 39) { $("error").textContent = _("Choose a cut position from 0 to 39."); return; }
+    send({ type: "cut", at: at });
+  });
+  $("cut-random").addEventListener("click", function () { send({ type: "cut", at: null }); });
+  $("keep-btn").addEventListener("click", function () { send({ type: "keep" }); });
+  $("table-btn").addEventListener("click", function () { send({ type: "table" }); });
+  $("forfeit-btn").addEventListener("click", function () {
+    if (window.confirm(_("Leave the match? Your side forfeits."))) { send({ type: "forfeit" }); }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) { return; }
+    if ($("play-controls").hidden) { return; }
+    var k = e.key.toLowerCase();
+    if (k === "c") { e.preventDefault(); capture(); }
+    else if (k === "l") { e.preventDefault(); lay(); }
+    else if (k === "m") { e.preventDefault(); claim(); }
+    else if (k === "escape") { clearSel(); }
+  });
+
+  // ---- start -------------------------------------------------------------------------
+  D.api("GET", EP.me).then(function (me) { S.me = me; }, function () { S.me = null; })
+    .then(loadTable)
+    .catch(function (e) { $("status").textContent = explain(e.code); });
+})();

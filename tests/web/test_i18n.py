@@ -1,0 +1,128 @@
+"""The browser client's languages (issue 4, Quality): complete catalogues, no string
+used in a template or a script without a translation, language negotiation, and the
+rules' own vocabulary (chkobba.md, Vocabulary) in each language."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from dineri.web import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "dineri" / "translations"
+PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
+
+
+def _po(lang: str):  # type: ignore[no-untyped-def]
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _source_ids() -> set[str]:
+    """Every msgid the templates, scripts and web modules use, extracted as ``babel.cfg`` says."""
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    ids = set()
+    for _file, _line, message, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options_map):
+        ids.add(message if isinstance(message, str) else message[0])
+    return ids
+
+
+def test_every_used_string_is_in_the_template() -> None:
+    pot_ids = {m.id for m in read_po(open(TRANSLATIONS / "messages.pot", "rb")) if m.id}
+    used = _source_ids()
+    assert len(used) > 150
+    assert used - pot_ids == set(), "run pybabel extract (see README): messages.pot is stale"
+    assert pot_ids - used == set(), "messages.pot holds strings no longer used"
+
+
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
+def test_catalogue_is_complete_and_compiled(lang: str) -> None:
+    pot_ids = {m.id for m in read_po(open(TRANSLATIONS / "messages.pot", "rb")) if m.id}
+    po = _po(lang)
+    translated = {m.id: m.string for m in po if m.id and m.string and not m.fuzzy}
+    assert set(translated) == pot_ids
+    for msgid, text in translated.items():
+        # Same placeholders in the translation as in the English text.
+        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(msgid)), (lang, msgid)
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo", "rb") as f:
+        mo = read_mo(f)
+    assert {m.id: m.string for m in mo if m.id} == translated, "run pybabel compile: the .mo is stale"
+
+
+def test_scripts_get_the_whole_catalogue() -> None:
+    pot_ids = {m.id for m in read_po(open(TRANSLATIONS / "messages.pot", "rb")) if m.id}
+    for lang in i18n.LANGUAGES:
+        assert set(i18n.js_catalogue(lang)) == pot_ids
+
+
+@pytest.mark.parametrize(
+    ("english", "french", "arabic"),
+    [
+        ("Chkobba", "Chkobba", "شكبة"),
+        ("Karta", "Karta", "كارطة"),
+        ("Dinari", "Dinari", "ديناري"),
+        ("Barmila", "Barmila", "برميلة"),
+        ("Sab'a l-hayya", "Sab'a l-hayya", "سبعة الحية"),
+        ("Dealer", "Donneur", "الموزّع"),
+        ("Claim a missed capture", "Réclamer une prise ratée", "المطالبة بأكلة فائتة"),
+        ("Cut", "Couper", "قطع"),
+        ("Game {game} · Round {round}", "Partie {game} · Manche {round}", "اللعبة {game} · الجولة {round}"),
+        ("7 of diamonds", "7 de carreau", "سبعة ديناري"),
+    ],
+)
+def test_rules_vocabulary(english: str, french: str, arabic: str) -> None:
+    assert i18n.js_catalogue("fr")[english] == french
+    assert i18n.js_catalogue("ar")[english] == arabic
+    assert i18n.js_catalogue("en")[english] == english
+
+
+def test_baji_and_match_terms() -> None:
+    assert "باجي" in i18n.js_catalogue("ar")["Baji (tie): nobody"]
+    assert "Baji" in i18n.js_catalogue("fr")["Baji (tie): nobody"]
+    assert "match" in i18n.js_catalogue("fr")["Start the match"]
+    assert "مباراة" in i18n.js_catalogue("ar")["Start the match"]
+
+
+@pytest.mark.parametrize(
+    ("cookie", "header", "expected"),
+    [
+        ("fr", "ar", "fr"),
+        (None, "ar-TN,fr;q=0.8,en;q=0.5", "ar"),
+        (None, "de-DE,fr-FR;q=0.9", "fr"),
+        (None, "en;q=0.2,fr;q=0.9", "fr"),
+        ("xx", "de, it", "en"),
+        (None, None, "en"),
+        (None, ";;,q=,*", "en"),
+        (None, "fr;q=abc,ar;q=0.1", "ar"),
+    ],
+)
+def test_negotiate(cookie: str | None, header: str | None, expected: str) -> None:
+    assert i18n.negotiate(cookie, header) == expected
+
+
+def test_direction() -> None:
+    assert i18n.direction("ar") == "rtl"
+    assert i18n.direction("fr") == "ltr"
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(KeyError):
+        i18n.translations("de")
+
+
+def test_template_text_is_translated() -> None:
+    html = i18n.environment("fr").get_template("home.html").render(
+        lang="fr", dir="ltr", languages=i18n.LANGUAGES, catalogue={}, config={}, static="/static/", next="/")
+    assert "Créer une table" in html and "Create a table" not in html
+    buf = io.StringIO(html)
+    assert '<html lang="fr" dir="ltr">' in buf.getvalue()

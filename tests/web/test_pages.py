@@ -1,0 +1,101 @@
+"""Page routes of the browser client (issue 4): language negotiation, cookie, RTL,
+static files, escaping of the page config, and refused paths."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from dineri.web import mount_web
+
+
+@pytest.fixture
+def client() -> TestClient:
+    app = FastAPI()
+    mount_web(app, None)
+    return TestClient(app)
+
+
+def _config(html: str) -> dict[str, object]:
+    m = re.search(r'<script type="application/json" id="dineri-config">(.*?)</script>', html, re.S)
+    assert m
+    return json.loads(m.group(1))
+
+
+def test_home_follows_accept_language(client: TestClient) -> None:
+    r = client.get("/", headers={"Accept-Language": "ar-TN,fr;q=0.8"})
+    assert r.status_code == 200
+    assert '<html lang="ar" dir="rtl">' in r.text
+    assert "إنشاء طاولة" in r.text
+    assert r.headers["content-language"] == "ar"
+
+
+def test_cookie_beats_accept_language(client: TestClient) -> None:
+    client.cookies.set("dineri_lang", "fr")
+    r = client.get("/", headers={"Accept-Language": "ar"})
+    assert '<html lang="fr" dir="ltr">' in r.text
+
+
+def test_language_switch_sets_cookie_and_goes_back(client: TestClient) -> None:
+    r = client.get("/lang/ar", params={"next": "/t/abc?code=x"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert r.headers["location"] == "/t/abc?code=x"
+    assert "dineri_lang=ar" in r.headers["set-cookie"]
+    assert '<html lang="ar"' in client.get("/").text
+
+
+@pytest.mark.parametrize("bad", ["//evil.example/x", "https://evil.example/", "\\\\evil", ""])
+def test_language_switch_never_leaves_the_site(client: TestClient, bad: str) -> None:
+    r = client.get("/lang/fr", params={"next": bad}, follow_redirects=False)
+    assert r.headers["location"] == "/"
+
+
+def test_unknown_language_sets_nothing(client: TestClient) -> None:
+    r = client.get("/lang/xx", follow_redirects=False)
+    assert r.status_code == 303
+    assert "set-cookie" not in r.headers
+
+
+def test_table_page_carries_its_id(client: TestClient) -> None:
+    r = client.get("/t/Ab_3-x")
+    assert r.status_code == 200
+    assert _config(r.text)["table_id"] == "Ab_3-x"
+
+
+def test_invitation_page(client: TestClient) -> None:
+    r = client.get("/join/tbl.CODE_1")
+    assert r.status_code == 200
+    assert _config(r.text)["invite"] == "tbl.CODE_1"
+
+
+@pytest.mark.parametrize("path", ["/t/a%3Cscript%3E", "/join/a%22b", "/t/" + "x" * 65])
+def test_bad_ids_are_not_pages(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 404
+    assert "<script>" not in r.text
+
+
+def test_next_is_escaped(client: TestClient) -> None:
+    r = client.get('/?x="><script>alert(1)</script>')
+    assert "<script>alert(1)</script>" not in r.text
+
+
+def test_static_cards(client: TestClient) -> None:
+    for code in ("AD", "7D", "KC", "back"):
+        r = client.get(f"/static/cards/{code}.svg")
+        assert r.status_code == 200
+        assert r.text.startswith("<svg")
+    assert client.get("/static/js/table.js").status_code == 200
+    assert client.get("/static/dineri.css").status_code == 200
+
+
+def test_all_forty_faces_and_a_back_ship() -> None:
+    from dineri.web.pages import STATIC_DIR
+
+    names = {p.stem for p in (STATIC_DIR / "cards").glob("*.svg")}
+    expected = {r + s for r in "A234567QJK" for s in "DHSC"} | {"back"}
+    assert names == expected
