@@ -20,6 +20,11 @@ TRANSLATIONS = ROOT / "dineri" / "translations"
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
 
 
+def _pot_ids() -> set[str]:
+    with open(TRANSLATIONS / "messages.pot", "rb") as f:
+        return {m.id for m in read_po(f) if m.id}
+
+
 def _po(lang: str):  # type: ignore[no-untyped-def]
     with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
         return read_po(f, locale=lang)
@@ -38,7 +43,7 @@ def _source_ids() -> set[str]:
 
 
 def test_every_used_string_is_in_the_template() -> None:
-    pot_ids = {m.id for m in read_po(open(TRANSLATIONS / "messages.pot", "rb")) if m.id}
+    pot_ids = _pot_ids()
     used = _source_ids()
     assert len(used) > 150
     assert used - pot_ids == set(), "run pybabel extract (see README): messages.pot is stale"
@@ -47,7 +52,7 @@ def test_every_used_string_is_in_the_template() -> None:
 
 @pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
 def test_catalogue_is_complete_and_compiled(lang: str) -> None:
-    pot_ids = {m.id for m in read_po(open(TRANSLATIONS / "messages.pot", "rb")) if m.id}
+    pot_ids = _pot_ids()
     po = _po(lang)
     translated = {m.id: m.string for m in po if m.id and m.string and not m.fuzzy}
     assert set(translated) == pot_ids
@@ -60,7 +65,7 @@ def test_catalogue_is_complete_and_compiled(lang: str) -> None:
 
 
 def test_scripts_get_the_whole_catalogue() -> None:
-    pot_ids = {m.id for m in read_po(open(TRANSLATIONS / "messages.pot", "rb")) if m.id}
+    pot_ids = _pot_ids()
     for lang in i18n.LANGUAGES:
         assert set(i18n.js_catalogue(lang)) == pot_ids
 
