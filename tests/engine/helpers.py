@@ -212,3 +212,7 @@ def sweep_actions() -> list[str]:
     for laid, taker in zip(_LAID, _TAKER, strict=True):
         out += [f"1 play {laid}", f"0 play {taker} {laid}"]
     return out
+
+
+# 2 seats, dealer 0, cutter 1 (keep): three 5s on the table, so R10 allows a redeal.
+REDEAL_PREFIX = keep_prefix(2, 0, ["AS 2S 3S", "AH 2H 3H"], "5D 5H 5S KC")
