@@ -61,6 +61,14 @@ class GameMatch(ABC):
         """
 
     @abstractmethod
+    def last_action(self) -> Json:
+        """The last accepted action as the record stores it (for the action log)."""
+
+    @abstractmethod
+    def actions_count(self) -> int:
+        """How many actions the record holds."""
+
+    @abstractmethod
     def seat_view(self, seat: int) -> Json:
         """What ``seat`` may see: public facts plus its own hand, nothing else."""
 

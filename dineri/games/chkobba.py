@@ -96,6 +96,14 @@ class ChkobbaMatch(GameMatch):
             rec = replace(rec, result=engine.replay(rec).to_json(), extra=_without_pending(rec.extra))
         return ChkobbaMatch(state, rec), events
 
+    def last_action(self) -> Json:
+        """The last record action (``match-record.md`` form, with ``seat``); raises ``IndexError``."""
+        return dict(self.record_.actions[-1])
+
+    def actions_count(self) -> int:
+        """How many actions the record holds."""
+        return len(self.record_.actions)
+
     def seat_view(self, seat: int) -> Json:
         """The engine's seat view (its own hand only)."""
         return engine.seat_view(self.state, seat)

@@ -1,0 +1,1 @@
+"""The table server: FastAPI app factory, routers, WebSocket endpoints, table sessions, clocks."""

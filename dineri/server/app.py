@@ -1,0 +1,77 @@
+"""The FastAPI app factory (issue 3, item 1): ``create_app(settings)``.
+
+Settings are read once here; migrations run on start (``alembic upgrade head``);
+nothing is built at import time. The browser pages (``dineri.web.mount_web``) are
+mounted when that package is present.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from dineri.fanout import make_fanout
+from dineri.server import routes_players, routes_tables, ws
+from dineri.server.auth import Tokens
+from dineri.server.deps import Services
+from dineri.server.service import TableService
+from dineri.settings import Settings
+from dineri.store.db import make_engine, migrate, sessions
+
+log = logging.getLogger("dineri.app")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app for ``settings`` (default: read from ``DINERI_*`` now)."""
+    settings = settings or Settings()
+    engine = make_engine(settings.database_url)
+    sm = sessions(engine)
+    fanout = make_fanout(settings.redis_url)
+    services = Services(settings=settings, sm=sm, tokens=Tokens(settings.resolved_secret()),
+                        tables=TableService(sm, fanout, settings))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        log.info("applying migrations", extra={"database": engine.url.render_as_string(hide_password=True)})
+        migrate(settings.database_url)
+        await fanout.start()
+        await services.tables.start()
+        log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
+                                 "fanout": "redis" if settings.redis_url else "local"})
+        yield
+        await services.tables.stop()
+        await fanout.stop()
+        engine.dispose()
+
+    app = FastAPI(title="Dineri", version="0.1.0", lifespan=lifespan,
+                  description="Chkobba at the table: players, tables, and the table WebSocket "
+                              "(docs/protocol.md).")
+    app.state.services = services
+    app.state.settings = settings
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, str]:
+        """Liveness: ``{"status": "ok"}``."""
+        return {"status": "ok"}
+
+    app.include_router(routes_players.router)
+    app.include_router(routes_tables.router)
+    app.include_router(ws.router)
+    _mount_web(app, settings)
+    return app
+
+
+def _mount_web(app: FastAPI, settings: Settings) -> None:
+    try:
+        from dineri.web import mount_web
+    except ImportError:  # the browser pages are optional
+        return
+    mount_web(app, settings)
+
+
+def factory() -> FastAPI:
+    """``uvicorn --factory dineri.server.app:factory``: settings from the environment."""
+    return create_app(Settings())

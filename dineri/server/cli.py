@@ -1,0 +1,42 @@
+"""``dineri serve [--host] [--port]`` and ``dineri schema`` (added to the ``dineri`` command)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server on uvicorn with settings from ``DINERI_*``; logs are JSON lines."""
+    import uvicorn
+
+    from dineri.server.app import create_app
+    from dineri.server.logs import setup_logging
+    from dineri.settings import Settings
+
+    settings = Settings()
+    setup_logging(settings.log_level)
+    app = create_app(settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_config=None,
+                ws_max_size=settings.max_message_bytes * 4, timeout_graceful_shutdown=5)
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Write the JSON Schemas of every protocol message to ``--out`` (default ``docs/schemas``)."""
+    from dineri.server.schemas import write_schemas
+
+    written = write_schemas(args.out)
+    print(f"wrote {len(written)} schemas to {args.out}")
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``serve`` and ``schema`` to the ``dineri`` subcommands."""
+    s = sub.add_parser("serve", help="run the Dineri server (FastAPI on uvicorn)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.set_defaults(func=cmd_serve)
+    sc = sub.add_parser("schema", help="write the protocol's JSON Schemas (docs/schemas)")
+    sc.add_argument("--out", default="docs/schemas", help="output folder")
+    sc.set_defaults(func=cmd_schema)

@@ -1,0 +1,51 @@
+"""``/api/players``: guest identities (issue 3, item 2)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, HTTPException, Response
+from pydantic import BaseModel
+
+from dineri.server.auth import COOKIE, clean_name
+from dineri.server.deps import PlayerDep, ServicesDep
+from dineri.store import repo
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+class NewPlayer(BaseModel):
+    """A display name: 1–24 characters after trimming, no control characters."""
+
+    name: str
+
+
+class PlayerOut(BaseModel):
+    """A player; ``token`` only when it was just created."""
+
+    id: str
+    name: str
+    token: str | None = None
+
+
+@router.post("", status_code=201, response_model=PlayerOut)
+async def create_player(body: NewPlayer, response: Response, services: ServicesDep) -> PlayerOut:
+    """Create a guest identity; sets the httponly cookie and returns the bearer token."""
+    try:
+        name = clean_name(body.name)
+    except ValueError as e:
+        raise HTTPException(422, {"code": "malformed", "message": str(e)}) from None
+
+    def write() -> str:
+        with services.sm.begin() as s:
+            return repo.create_player(s, name).id
+    pid = await asyncio.to_thread(write)
+    token = services.tokens.make(pid)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 24 * 3600)
+    return PlayerOut(id=pid, name=name, token=token)
+
+
+@router.get("/me", response_model=PlayerOut)
+async def me(player: PlayerDep) -> PlayerOut:
+    """The player of the token."""
+    return PlayerOut(id=player.id, name=player.name)

@@ -1,0 +1,36 @@
+"""JSON Schemas of every protocol message, generated from the pydantic models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from dineri.games.chkobba_actions import ACTION_MODELS
+from dineri.server.protocol import CLIENT_MODELS, SERVER_MODELS
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """``relative path -> schema`` for client, server and Chkobba action messages."""
+    out: dict[str, dict[str, Any]] = {}
+    for folder, models in (("client", CLIENT_MODELS), ("server", SERVER_MODELS), ("chkobba", ACTION_MODELS)):
+        for name, model in models.items():
+            out[f"{folder}/{name}.json"] = model.model_json_schema()
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    """The file text of a schema (stable: sorted keys, 2-space indent, final newline)."""
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(out: str | Path) -> list[Path]:
+    """Write every schema under ``out``; returns the paths written."""
+    root = Path(out)
+    paths = []
+    for rel, schema in all_schemas().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render(schema), encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,102 @@
+"""The table service: creates tables and keeps one :class:`TableSession` per table in memory.
+
+Sessions are loaded on first use (and every ``playing`` table at start, so its clocks and
+grace periods run after a restart). Lobby changes are published on the ``lobby`` channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from dineri.fanout import Fanout
+from dineri.games import GameError, get_game
+from dineri.server.session import Refused, TableSession
+from dineri.settings import Settings
+from dineri.store import repo
+
+log = logging.getLogger("dineri.service")
+CLOCKS = (0, 15, 30, 60)
+
+
+class TableService:
+    """All tables of this server process."""
+
+    def __init__(self, sm: sessionmaker[Session], fanout: Fanout, settings: Settings) -> None:
+        self.sm = sm
+        self.fanout = fanout
+        self.settings = settings
+        self.sessions: dict[str, TableSession] = {}
+        self._loading = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Load every table with a match in progress (clocks and grace periods resume)."""
+        def ids(s: Session) -> list[str]:
+            return [t.id for t in repo.tables_with_status(s, "playing")]
+        for table_id in await asyncio.to_thread(self._tx, ids):
+            await self.session(table_id)
+
+    async def stop(self) -> None:
+        """Stop every session's timers."""
+        for sess in self.sessions.values():
+            await sess.close()
+
+    def _tx(self, fn: Any) -> Any:
+        with self.sm.begin() as s:
+            return fn(s)
+
+    async def session(self, table_id: str) -> TableSession | None:
+        """The session of ``table_id`` (loaded on first use), or ``None`` if no such table."""
+        sess = self.sessions.get(table_id)
+        if sess is not None:
+            return sess
+        async with self._loading:
+            sess = self.sessions.get(table_id)
+            if sess is not None:
+                return sess
+            sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed)
+            if not await sess.load():
+                return None
+            self.sessions[table_id] = sess
+            return sess
+
+    async def create_table(self, host_id: str, game: str, options: dict[str, Any], public: bool,
+                           clock: int) -> TableSession:
+        """Create an open table hosted by ``host_id``. Raises :class:`Refused` ``malformed``."""
+        try:
+            g = get_game(game)
+        except KeyError:
+            raise Refused("malformed", f"unknown game {game!r}", 422) from None
+        try:
+            opts = g.check_options(options)
+        except GameError as e:
+            raise Refused(e.code, e.message, 422) from None
+        if clock not in CLOCKS:
+            raise Refused("malformed", f"clock must be one of {CLOCKS}", 422)
+
+        def write(s: Session) -> str:
+            return repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
+                                     clock=clock).id
+        table_id = await asyncio.to_thread(self._tx, write)
+        sess = await self.session(table_id)
+        assert sess is not None
+        await self.lobby_changed()
+        return sess
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Open public tables (the lobby), as table infos."""
+        def ids(s: Session) -> list[str]:
+            return [t.id for t in repo.open_public_tables(s)]
+        out = []
+        for table_id in await asyncio.to_thread(self._tx, ids):
+            sess = await self.session(table_id)
+            if sess is not None and sess.status == "open" and sess.public:
+                out.append(sess.info())
+        return out
+
+    async def lobby_changed(self) -> None:
+        """Publish the lobby to every lobby socket."""
+        await self.fanout.publish("lobby", {"type": "lobby", "tables": await self.lobby()})

@@ -1,0 +1,441 @@
+"""A table session: the single writer of one table (issue 3, items 4–6).
+
+Every change to a table (seats, start, actions, clock and grace expiry, chat,
+away/back) runs under the session's lock, one at a time, in order. An accepted
+action is committed to the database (action log, record, events, results) *before*
+anything is acknowledged or broadcast. The match is rebuilt by replaying its stored
+record, so a restarted server picks up where the last acknowledged action left it.
+
+Broadcasts are bundles on the fan-out channel ``table:{id}``: the numbered public
+events, each seat's own view and the spectator view, the table info and the
+sender's ack; every connection takes only the view of its own audience.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from dineri.fanout import Fanout
+from dineri.games import GameError, GameMatch, get_game
+from dineri.settings import Settings
+from dineri.store import repo
+from dineri.store.models import Match
+
+log = logging.getLogger("dineri.table")
+T = TypeVar("T")
+
+
+@dataclass
+class SeatRow:
+    """A taken seat: player id and display name."""
+
+    seat: int
+    player_id: str
+    name: str
+    is_bot: bool = False
+
+
+class Refused(Exception):
+    """A refused table operation: ``code`` and ``message`` for the client; ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class TableSession:
+    """The single writer of table ``table_id``; create with :meth:`load`."""
+
+    def __init__(self, table_id: str, sm: sessionmaker[Session], fanout: Fanout, settings: Settings,
+                 on_lobby_change: Callable[[], Any]) -> None:
+        self.id = table_id
+        self.sm = sm
+        self.fanout = fanout
+        self.settings = settings
+        self.on_lobby_change = on_lobby_change
+        self.lock = asyncio.Lock()
+        self.game_name = "chkobba"
+        self.options: dict[str, Any] = {}
+        self.public = True
+        self.clock = 0
+        self.host_id = ""
+        self.host_name: str | None = None
+        self.code = ""
+        self.status = "open"
+        self.seat_rows: dict[int, SeatRow] = {}
+        self.match: GameMatch | None = None
+        self.match_id: int | None = None
+        self.last_seq = 0
+        self.acks: dict[tuple[int, str], int] = {}
+        self.version = 0
+        self.away: set[int] = set()
+        self.announced_away: set[int] = set()
+        self.connections: dict[int, int] = {}
+        self._clock_task: asyncio.Task[None] | None = None
+        self._clock: tuple[int, float] | None = None
+        self._grace: dict[int, asyncio.Task[None]] = {}
+
+    # --- loading -------------------------------------------------------------------------
+
+    async def _db(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn(session)`` in one transaction on a worker thread."""
+        def run() -> T:
+            with self.sm.begin() as s:
+                return fn(s)
+        return await asyncio.to_thread(run)
+
+    async def load(self) -> bool:
+        """Read the table (and replay its match) from storage; ``False`` if there is no such table."""
+        def read(s: Session) -> bool:
+            t = repo.get_table(s, self.id)
+            if t is None:
+                return False
+            self.game_name, self.options, self.public = t.game, json.loads(t.options), t.public
+            self.clock, self.host_id, self.code, self.status = t.clock, t.host_id, t.code, t.status
+            host = repo.get_player(s, t.host_id)
+            self.host_name = host.name if host else None
+            self.last_seq = t.next_seq - 1
+            self._read_seats(s)
+            m = repo.current_match(s, self.id)
+            if m is not None:
+                self.match = get_game(m.game).load(json.loads(m.record))
+                self.match_id = m.id
+                self.acks = repo.client_acks(s, m.id)
+            return True
+        found = await self._db(read)
+        if found and self.status == "playing" and self.match is not None and not self.match.over:
+            # After a restart nobody is connected yet: every seat gets its grace period.
+            for seat in self.seat_rows:
+                self.away.add(seat)
+                self._start_grace(seat)
+            self._arm_clock()
+        return found
+
+    def _read_seats(self, s: Session) -> None:
+        self.seat_rows = {row.seat: SeatRow(row.seat, p.id, p.name, row.is_bot)
+                          for row, p in repo.seats_of(s, self.id)}
+
+    # --- facts ---------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        """Number of seats of the table."""
+        return get_game(self.game_name).seats(self.options)
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat of ``player_id`` at this table, or ``None``."""
+        for row in self.seat_rows.values():
+            if player_id is not None and row.player_id == player_id:
+                return row.seat
+        return None
+
+    def info(self, *, with_code: bool = False) -> dict[str, Any]:
+        """The public table info (``TableInfo`` of the protocol); ``code`` only when asked."""
+        seats = []
+        for i in range(self.seats):
+            row = self.seat_rows.get(i)
+            seats.append({"seat": i, "side": i % 2, "player": row.name if row else None,
+                          "player_id": row.player_id if row else None,
+                          "away": i in self.announced_away})
+        info: dict[str, Any] = {
+            "id": self.id, "game": self.game_name, "status": self.status, "options": self.options,
+            "public": self.public, "clock": self.clock, "host": self.host_name, "seats": seats,
+            "running_clock": ({"seat": self._clock[0], "expires_at": self._clock[1]}
+                              if self._clock else None),
+        }
+        if with_code:
+            info["code"] = self.code
+        return info
+
+    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+        """The view of ``seat`` (``None``: a spectator); ``None`` before the match starts."""
+        if self.match is None:
+            return None
+        return self.match.spectator_view() if seat is None else self.match.seat_view(seat)
+
+    # --- broadcasting --------------------------------------------------------------------
+
+    async def _broadcast(self, events: list[tuple[int, dict[str, Any]]], *,
+                         ack: dict[str, Any] | None = None, views: bool = True) -> None:
+        bundle: dict[str, Any] = {"seq": self.last_seq, "events": events, "table": self.info(), "ack": ack}
+        if views and self.match is not None:
+            bundle["views"] = {str(i): self.match.seat_view(i) for i in range(self.seats)}
+            bundle["spectator"] = self.match.spectator_view()
+        await self.fanout.publish(f"table:{self.id}", bundle)
+
+    # --- pre-start operations (REST) --------------------------------------------------------
+
+    async def take_seat(self, player_id: str, seat: int | None, side: int | None, code: str | None,
+                        *, is_bot: bool = False) -> None:
+        """Seat ``player_id`` (a chosen seat, a side in 2v2, or the first free seat).
+        Raises :class:`Refused`: ``not_open``, ``bad_code``, ``already_seated``, ``seat_taken``,
+        ``table_full``, ``malformed``."""
+        async with self.lock:
+            if self.status != "open":
+                raise Refused("not_open", "the match has started or is over")
+            if not self.public and player_id != self.host_id and code != self.code:
+                raise Refused("bad_code", "this private table needs its invitation code", 403)
+            if not is_bot and self.seat_of(player_id) is not None:
+                raise Refused("already_seated", "you already have a seat at this table")
+            free = [i for i in range(self.seats) if i not in self.seat_rows]
+            if seat is not None:
+                if not 0 <= seat < self.seats:
+                    raise Refused("malformed", f"seat must be from 0 to {self.seats - 1}", 422)
+                if seat not in free:
+                    raise Refused("seat_taken", f"seat {seat} is taken")
+                chosen = seat
+            else:
+                if side is not None and side not in (0, 1):
+                    raise Refused("malformed", "side must be 0 or 1", 422)
+                options = [i for i in free if side is None or i % 2 == side]
+                if not options:
+                    raise Refused("table_full", "no free seat" + ("" if side is None else " on that side"))
+                chosen = options[0]
+
+            def write(s: Session) -> None:
+                repo.take_seat(s, self.id, chosen, player_id, is_bot=is_bot)
+                self._read_seats(s)
+            await self._db(write)
+            await self._broadcast([], views=False)
+        await self.on_lobby_change()
+
+    async def free_seat(self, player_id: str, seat: int | None) -> None:
+        """Leave (``seat`` None: the player's own seat) or, for the host, remove a seated player,
+        before the start. Raises :class:`Refused` ``not_open``, ``not_seated``, ``not_host``."""
+        async with self.lock:
+            if self.status != "open":
+                raise Refused("not_open", "players can leave or be removed only before the start")
+            if seat is None:
+                seat = self.seat_of(player_id)
+                if seat is None:
+                    raise Refused("not_seated", "you have no seat at this table")
+            elif player_id != self.host_id:
+                raise Refused("not_host", "only the host may remove a player", 403)
+            elif seat not in self.seat_rows:
+                raise Refused("not_seated", f"seat {seat} is empty", 404)
+            target = seat
+
+            def write(s: Session) -> None:
+                repo.free_seat(s, self.id, target)
+                self._read_seats(s)
+            await self._db(write)
+            await self._broadcast([], views=False)
+        await self.on_lobby_change()
+
+    async def start(self, player_id: str, first_dealer: int | None = None,
+                    decks: list[list[str]] | None = None) -> None:
+        """The host starts the match once every seat is taken (decks/first dealer: testing only).
+        Raises :class:`Refused` ``not_host``, ``not_open``, ``seats_not_full``, ``malformed``."""
+        async with self.lock:
+            if player_id != self.host_id:
+                raise Refused("not_host", "only the host may start the match", 403)
+            if self.status != "open":
+                raise Refused("not_open", "the match has already started")
+            if len(self.seat_rows) != self.seats:
+                raise Refused("seats_not_full", "every seat must be taken first")
+            players = [self.seat_rows[i].name for i in range(self.seats)]
+            game = get_game(self.game_name)
+            try:
+                match, events = game.new_match(self.options, players, first_dealer, decks)
+            except GameError as e:
+                raise Refused(e.code, e.message, 422) from None
+            record = match.record()
+            events = [{"type": "match_started", "players": players,
+                       "first_dealer": record.get("first_dealer")}, *events]
+
+            def write(s: Session) -> tuple[int, list[int]]:
+                t = repo.get_table(s, self.id, lock=True)
+                assert t is not None
+                m = repo.start_match(s, t, self.game_name, record)
+                return m.id, repo.append_events(s, t, events)
+            self.match_id, seqs = await self._db(write)
+            self.match, self.status, self.version = match, "playing", self.version + 1
+            self.last_seq = seqs[-1]
+            await self._broadcast(list(zip(seqs, events, strict=True)))
+            self._arm_clock()
+        log.info("match started", extra={"table": self.id, "match": self.match_id})
+        await self.on_lobby_change()
+
+    # --- actions ---------------------------------------------------------------------------
+
+    async def act(self, seat: int, client_id: str | None, action: dict[str, Any], *,
+                  conn: str | None = None, auto: bool = False) -> tuple[dict[str, Any], bool]:
+        """Apply an action for ``seat``; return the ``ack`` or ``error`` message for the sender and
+        whether it is a fresh ack (then it also travels in the broadcast bundle to ``conn``).
+
+        The same ``(seat, client_id)`` again gets the first ack and changes nothing.
+        """
+        async with self.lock:
+            return await self._act(seat, client_id, action, conn=conn, auto=auto)
+
+    async def _act(self, seat: int, client_id: str | None, action: dict[str, Any], *,
+                   conn: str | None, auto: bool) -> tuple[dict[str, Any], bool]:
+        if client_id is not None and (seat, client_id) in self.acks:
+            return {"type": "ack", "id": client_id, "seq": self.acks[(seat, client_id)]}, False
+        match = self.match
+        if match is None:
+            return _error(client_id, "no_match", "the match has not started"), False
+        if match.over:
+            return _error(client_id, "match_over", "the match is over"), False
+        try:
+            new, events = match.apply(seat, action, auto=auto)
+            while new.needs_deck() and not new.over:
+                new, more = new.add_deck()
+                events = [*events, *more]
+        except GameError as e:
+            return _error(client_id, e.code, e.message), False
+        if new.over:
+            events = [*events, new.reveal()]
+        logged = new.last_action()
+        record, rounds, result = new.record(), new.rounds(), new.result()
+        match_id = self.match_id
+        assert match_id is not None
+
+        def write(s: Session) -> list[int]:
+            t = repo.get_table(s, self.id, lock=True)
+            m = s.get(Match, match_id)
+            assert t is not None and m is not None
+            seqs = repo.append_events(s, t, events)
+            repo.store_action(s, m, idx=new.actions_count() - 1, seat=seat, client_id=client_id,
+                              action=logged, auto=auto, ack_seq=seqs[-1])
+            repo.update_record(s, m, record)
+            repo.store_rounds(s, m, rounds)
+            if result is not None:
+                repo.finish_match(s, t, m, result)
+            return seqs
+        seqs = await self._db(write)
+        self.match, self.version, self.last_seq = new, self.version + 1, seqs[-1]
+        if new.over:
+            self.status = "over"
+            self._stop_timers()
+        ack = {"type": "ack", "id": client_id, "seq": seqs[-1]} if client_id is not None else None
+        if client_id is not None:
+            self.acks[(seat, client_id)] = seqs[-1]
+        if not new.over:
+            self._arm_clock()
+        await self._broadcast(list(zip(seqs, events, strict=True)),
+                              ack={"conn": conn, **ack} if ack and conn else None)
+        if new.over:
+            log.info("match over", extra={"table": self.id, "match": match_id, "result": result})
+        return (ack or {"type": "ack", "id": None, "seq": seqs[-1]}), True
+
+    async def post_event(self, event: dict[str, Any], *, views: bool = False) -> int:
+        """Store and broadcast a service event (chat, away, back); returns its number."""
+        def write(s: Session) -> list[int]:
+            t = repo.get_table(s, self.id, lock=True)
+            assert t is not None
+            return repo.append_events(s, t, [event])
+        seqs = await self._db(write)
+        self.last_seq = seqs[-1]
+        await self._broadcast([(seqs[-1], event)], views=views)
+        return seqs[-1]
+
+    async def chat(self, seat: int, text: str) -> int:
+        """A chat line from ``seat`` (already validated); returns its event number."""
+        async with self.lock:
+            name = self.seat_rows[seat].name if seat in self.seat_rows else "?"
+            return await self.post_event({"type": "chat", "seat": seat, "name": name, "text": text})
+
+    async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]]:
+        """Stored events numbered above ``after``."""
+        return await self._db(lambda s: repo.events_after(s, self.id, after))
+
+    # --- presence and timers ------------------------------------------------------------------
+
+    async def connected(self, seat: int) -> None:
+        """A connection of ``seat`` said hello: it is back (its grace stops)."""
+        async with self.lock:
+            self.connections[seat] = self.connections.get(seat, 0) + 1
+            self.away.discard(seat)
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            if seat in self.announced_away:
+                self.announced_away.discard(seat)
+                if self.status == "playing":
+                    await self.post_event({"type": "player_back", "seat": seat})
+
+    async def disconnected(self, seat: int) -> None:
+        """A connection of ``seat`` closed; at the last one, during a match, the seat is away
+        and its grace period starts (then its side forfeits, R33)."""
+        async with self.lock:
+            left = self.connections.get(seat, 0) - 1
+            if left > 0:
+                self.connections[seat] = left
+                return
+            self.connections.pop(seat, None)
+            if self.status != "playing" or self.match is None or self.match.over:
+                return
+            self.away.add(seat)
+            self.announced_away.add(seat)
+            await self.post_event({"type": "player_away", "seat": seat})
+            self._start_grace(seat)
+
+    def _start_grace(self, seat: int) -> None:
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_expiry(seat))
+
+    async def _grace_expiry(self, seat: int) -> None:
+        await asyncio.sleep(self.settings.grace_seconds)
+        async with self.lock:
+            if seat not in self.away or self.match is None or self.match.over:
+                return
+            self._grace.pop(seat, None)
+            log.info("grace expired", extra={"table": self.id, "seat": seat})
+            await self._act(seat, None, self.match.forfeit_action(), conn=None, auto=True)
+
+    def _arm_clock(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+        self._clock = None
+        match = self.match
+        if not self.clock or match is None or match.over:
+            return
+        seat = match.to_act()
+        if seat is None:
+            return
+        delay = self.clock * self.settings.clock_scale
+        self._clock = (seat, time.time() + delay)
+        loop = asyncio.get_running_loop()
+        self._clock_task = loop.create_task(self._clock_expiry(self.version, seat, delay))
+
+    async def _clock_expiry(self, version: int, seat: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            if version != self.version or self.match is None:
+                return
+            action = self.match.auto_action(seat)
+            if action is None:
+                return
+            self._clock_task = None  # this task must not cancel itself when re-arming
+            log.info("turn clock expired", extra={"table": self.id, "seat": seat})
+            await self._act(seat, None, action, conn=None, auto=True)
+
+    def _stop_timers(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+        self._clock_task, self._clock = None, None
+        for task in self._grace.values():
+            task.cancel()
+        self._grace.clear()
+
+    async def close(self) -> None:
+        """Stop the timers (server shutdown)."""
+        self._stop_timers()
+
+
+def _error(client_id: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": client_id, "code": code, "message": message}

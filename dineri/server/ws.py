@@ -1,0 +1,333 @@
+"""The WebSocket endpoints: ``/ws/lobby`` and ``/ws/tables/{id}`` (``docs/protocol.md``).
+
+Each connection has a bounded send queue drained by its own task: the table
+publishes without waiting for any client, and a client whose queue fills is
+closed (1013) and resyncs on reconnect. Incoming frames are bounded in size and
+rate. The Origin header, when present, must be the server's own origin or an
+allowed one (issue 3, item 9).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
+
+from dineri.server.auth import COOKIE
+from dineri.server.deps import Services, token_from
+from dineri.server.protocol import ActionMsg, ChatMsg, HelloMsg, PingMsg, ProtocolError, parse_client
+from dineri.server.session import TableSession
+from dineri.store import repo
+
+log = logging.getLogger("dineri.ws")
+router = APIRouter()
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def origin_allowed(ws: WebSocket, allowed: list[str]) -> bool:
+    """True when the request has no Origin (not a browser), or it is the server's own origin
+    (same host and port as the ``Host`` header), or it is listed in ``allowed``."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in allowed:
+        return True
+    host = ws.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")
+
+
+class Connection:
+    """One client socket: a bounded queue of text frames and the task that sends them."""
+
+    def __init__(self, ws: WebSocket, size: int) -> None:
+        self.ws = ws
+        self.id = uuid.uuid4().hex
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=size)
+        self.dropped = False
+        self.sender: asyncio.Task[None] | None = None
+
+    def send(self, frame: dict[str, Any] | str) -> None:
+        """Queue a frame; a full queue drops the connection (it never waits)."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(frame if isinstance(frame, str) else _dumps(frame))
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        """Stop sending and close the socket with 1013 (try again later: resync)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        log.info("slow client dropped", extra={"conn": self.id})
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        asyncio.get_running_loop().create_task(self._close(1013))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code)
+
+    async def run_sender(self) -> None:
+        """Send queued frames until ``None`` arrives or the socket fails."""
+        try:
+            while True:
+                frame = await self.queue.get()
+                if frame is None or self.dropped:
+                    return
+                await self.ws.send_text(frame)
+        except Exception:  # the socket went away; the receive loop ends the connection
+            return
+
+    def start(self) -> None:
+        """Start the sender task."""
+        self.sender = asyncio.get_running_loop().create_task(self.run_sender())
+
+    async def stop(self) -> None:
+        """Stop the sender task."""
+        if self.sender is not None:
+            self.sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.sender
+
+
+class RateLimit:
+    """A token bucket: ``rate`` frames per second, bursts up to ``2 * rate``."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.capacity = max(2.0 * rate, 1.0)
+        self.tokens = self.capacity
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def _services(ws: WebSocket) -> Services:
+    services: Services = ws.app.state.services
+    return services
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    """Push the lobby (open public tables) on connect and after every change."""
+    services = _services(ws)
+    if not origin_allowed(ws, services.settings.allowed_origins):
+        await ws.close(1008)
+        return
+    await ws.accept()
+    conn = Connection(ws, services.settings.send_queue_size)
+    conn.start()
+    unsubscribe = services.tables.fanout.subscribe("lobby", conn.send)
+    try:
+        conn.send({"type": "lobby", "tables": await services.tables.lobby()})
+        while True:
+            await ws.receive_text()  # the lobby socket is one-way; ignore what comes in
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        unsubscribe()
+        await conn.stop()
+
+
+def _player_id(ws: WebSocket, services: Services) -> str | None:
+    token = token_from(ws.headers.get("authorization"), ws.cookies.get(COOKIE), ws.query_params.get("token"))
+    pid = services.tokens.check(token)
+    if pid is None:
+        return None
+    with services.sm() as s:
+        return pid if repo.get_player(s, pid) is not None else None
+
+
+class TableClient:
+    """The server side of one table socket."""
+
+    def __init__(self, sess: TableSession, conn: Connection, player_id: str | None,
+                 services: Services) -> None:
+        self.sess = sess
+        self.conn = conn
+        self.player_id = player_id
+        self.services = services
+        self.live = False  # set after the hello's catch-up: then bundles flow
+        self.sent_seq = 0
+        self.present_seat: int | None = None
+
+    def seat(self) -> int | None:
+        """The seat this player holds now (re-read each time: seats change before the start)."""
+        return self.sess.seat_of(self.player_id)
+
+    def on_bundle(self, bundle: dict[str, Any]) -> None:
+        """Fan-out callback: queue the bundle's events, this audience's view, and the ack if ours."""
+        if not self.live:
+            return
+        for seq, event in bundle.get("events", []):
+            if seq > self.sent_seq:
+                self.conn.send({"type": "event", "seq": seq, "event": event})
+                self.sent_seq = seq
+        seat = _seat_in(bundle["table"], self.player_id)
+        if "views" in bundle:
+            view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]
+            self.conn.send({"type": "view", "seq": bundle["seq"], "seat": seat, "view": view,
+                            "table": bundle["table"]})
+        else:
+            self.conn.send({"type": "table", "table": bundle["table"]})
+        ack = bundle.get("ack")
+        if ack and ack.get("conn") == self.conn.id:
+            self.conn.send({"type": "ack", "id": ack["id"], "seq": ack["seq"]})
+
+    async def hello(self, msg: HelloMsg) -> None:
+        """Welcome, the missed events (when they can be resumed) and the full view."""
+        sess = self.sess
+        async with sess.lock:
+            last = sess.last_seq
+            after = msg.last_event
+            window = self.services.settings.resume_window
+            resume = after is not None and after <= last and last - after <= window
+            missed = await sess.events_after(after) if resume and after is not None else []
+            seat = self.seat()
+            self.conn.send({"type": "welcome", "seat": seat, "last_event": last, "resume": resume,
+                            "table": sess.info()})
+            for seq, event in missed:
+                self.conn.send({"type": "event", "seq": seq, "event": event})
+            self.conn.send({"type": "view", "seq": last, "seat": seat, "view": sess.view_for(seat),
+                            "table": sess.info()})
+            self.sent_seq = last
+            self.live = True
+        if seat is not None and self.present_seat is None:
+            self.present_seat = seat
+            await sess.connected(seat)
+
+    async def handle(self, text: str) -> None:
+        """One client frame."""
+        try:
+            msg = parse_client(text)
+        except ProtocolError as e:
+            self.conn.send({"type": "error", "id": _id_of(text), "code": e.code, "message": e.message})
+            return
+        if isinstance(msg, HelloMsg):
+            await self.hello(msg)
+        elif isinstance(msg, PingMsg):
+            self.conn.send({"type": "pong"})
+        elif isinstance(msg, ActionMsg):
+            seat = self.seat()
+            if seat is None:
+                self.conn.send({"type": "error", "id": msg.id, "code": "not_seated",
+                                "message": "spectators cannot act"})
+                return
+            reply, fresh = await self.sess.act(seat, msg.id, msg.action, conn=self.conn.id)
+            # A fresh ack travels in its bundle, after the events and views; repeats and errors here.
+            if not (fresh and self.live):
+                self.conn.send(reply)
+        elif isinstance(msg, ChatMsg):
+            seat = self.seat()
+            if seat is None:
+                self.conn.send({"type": "error", "id": msg.id, "code": "not_seated",
+                                "message": "spectators cannot chat"})
+                return
+            await self.sess.chat(seat, msg.text)
+
+    async def close(self) -> None:
+        """The socket closed: the seat may become away."""
+        if self.present_seat is not None:
+            await self.sess.disconnected(self.present_seat)
+
+
+def _seat_in(table: dict[str, Any], player_id: str | None) -> int | None:
+    if player_id is None:
+        return None
+    for s in table["seats"]:
+        if s.get("player_id") == player_id:
+            return int(s["seat"])
+    return None
+
+
+def _id_of(text: str) -> str | None:
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    cid = doc.get("id") if isinstance(doc, dict) else None
+    return cid if isinstance(cid, str) and len(cid) <= 64 else None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    """The table socket of ``docs/protocol.md``."""
+    services = _services(ws)
+    settings = services.settings
+    if not origin_allowed(ws, settings.allowed_origins):
+        await ws.close(1008)
+        return
+    sess = await services.tables.session(table_id)
+    if sess is None:
+        await ws.close(4404)
+        return
+    player_id = _player_id(ws, services)
+    if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
+        await ws.close(4403)
+        return
+    await ws.accept()
+    conn = Connection(ws, settings.send_queue_size)
+    conn.start()
+    client = TableClient(sess, conn, player_id, services)
+    unsubscribe = services.tables.fanout.subscribe(f"table:{table_id}", client.on_bundle)
+    waiter = getattr(services.tables.fanout, "wait_subscribed", None)
+    if waiter is not None:
+        await waiter()
+    limit = RateLimit(settings.messages_per_second)
+    try:
+        while not conn.dropped:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                raw = message.get("bytes") or b""
+                text = raw.decode("utf-8", "replace")
+            if len(text.encode()) > settings.max_message_bytes:
+                conn.send({"type": "error", "id": None, "code": "too_large",
+                           "message": f"frames are limited to {settings.max_message_bytes} bytes"})
+                await asyncio.sleep(0.05)
+                await ws.close(1009)
+                break
+            if not limit.allow():
+                conn.send({"type": "error", "id": _id_of(text), "code": "rate_limited",
+                           "message": "too many messages; slow down"})
+                continue
+            try:
+                await client.handle(text)
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:  # a server bug answers the sender; the table and socket live on
+                log.exception("frame failed", extra={"table": table_id})
+                conn.send({"type": "error", "id": _id_of(text), "code": "internal",
+                           "message": "the server failed on this message; nothing changed"})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        unsubscribe()
+        await client.close()
+        await conn.stop()
+        if ws.client_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()

@@ -1,0 +1,73 @@
+"""Server settings from ``DINERI_*`` environment variables (pydantic-settings).
+
+Read once, in the app factory (:func:`dineri.server.app.create_app`); nothing is
+built at import time. ``secret_key``, when unset, is generated once and kept in a
+file next to a SQLite database (or in the working directory), so signed tokens
+survive restarts.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """All server settings; each field ``x`` is read from ``DINERI_X``.
+
+    Times are in seconds, sizes in bytes.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="DINERI_", extra="ignore")
+
+    database_url: str = "sqlite:///./dineri.db"
+    secret_key: str | None = None
+    redis_url: str | None = Field(default=None, description="None = in-process fan-out")
+    grace_seconds: float = Field(default=90.0, gt=0, description="a dropped seat's grace before forfeit")
+    clock_scale: float = Field(default=1.0, gt=0, description="multiplies table turn clocks (tests)")
+    testing: bool = Field(default=False, description="only then may a client supply deck orders")
+    admin_token: str | None = None
+    max_message_bytes: int = Field(default=4096, ge=256)
+    messages_per_second: float = Field(default=20.0, gt=0)
+    send_queue_size: int = Field(default=256, ge=4)
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    resume_window: int = Field(default=1000, ge=0, description="most missed events replayed on resume")
+    log_level: str = "INFO"
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        """``DINERI_ALLOWED_ORIGINS`` is a comma-separated list of origins."""
+        if isinstance(value, str):
+            return [v.strip().rstrip("/") for v in value.split(",") if v.strip()]
+        return value
+
+    def resolved_secret(self) -> str:
+        """The secret key: the setting, or one generated once and stored in a ``.secret`` file
+        beside the SQLite database (the working directory for other databases)."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.secret_path()
+        try:
+            key = path.read_text(encoding="utf-8").strip()
+            if key:
+                return key
+        except FileNotFoundError:
+            pass
+        key = secrets.token_hex(32)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(key + "\n", encoding="utf-8")
+        path.chmod(0o600)
+        return key
+
+    def secret_path(self) -> Path:
+        """Where a generated secret key is kept."""
+        url = self.database_url
+        if url.startswith("sqlite:///") and not url.endswith(":memory:"):
+            db = Path(url.removeprefix("sqlite:///"))
+            return db.with_name(db.name + ".secret")
+        return Path("dineri.secret")

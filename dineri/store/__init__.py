@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, repository functions, engine and Alembic migrations."""

@@ -1,0 +1,128 @@
+"""SQLAlchemy 2 typed models of what the server stores (issue 3, item 6).
+
+Records, views and events are kept as JSON text the store never looks inside.
+Constraint names follow :data:`NAMING` so Alembic migrations are stable.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    """A guest identity: a display name behind a signed token."""
+
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Table(Base):
+    """A table: its options (JSON text), privacy, clock, host and status (open/playing/over).
+
+    ``next_seq`` is the number the table's next event will get (events start at 1).
+    """
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(Text)
+    public: Mapped[bool] = mapped_column(Boolean)
+    clock: Mapped[int] = mapped_column(Integer, default=0)
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    next_seq: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seat(Base):
+    """A seated player (one row per taken seat)."""
+
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Match(Base):
+    """A match of a table, with its full record document (JSON text) kept up to date."""
+
+    __tablename__ = "matches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    record: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionLog(Base):
+    """One accepted action: its index in the record, seat, client id, JSON and the ack's ``seq``."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "idx", name="uq_actions_match_idx"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    idx: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    action: Mapped[str] = mapped_column(Text)
+    auto: Mapped[bool] = mapped_column(Boolean, default=False)
+    ack_seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EventLog(Base):
+    """A numbered table event (public JSON), kept so reconnecting clients get what they missed."""
+
+    __tablename__ = "events"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoundResult(Base):
+    """A finished round's result (the game's JSON) with each side's points."""
+
+    __tablename__ = "round_results"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    result: Mapped[str] = mapped_column(Text)
+
+
+class MatchResult(Base):
+    """A finished match: the winning side, why, and the game's result JSON."""
+
+    __tablename__ = "results"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    result: Mapped[str] = mapped_column(Text)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

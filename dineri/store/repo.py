@@ -1,0 +1,190 @@
+"""Repository functions over a SQLAlchemy session. None of them commits: the caller owns the
+transaction (``with sessionmaker.begin() as s: ...``), so an action, its record update and its
+events are stored together or not at all (issue 3, item 6).
+
+Records, events and results are JSON documents the store never looks inside.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from dineri.store.models import (
+    ActionLog,
+    EventLog,
+    Match,
+    MatchResult,
+    Player,
+    RoundResult,
+    Seat,
+    Table,
+    utcnow,
+)
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def new_id() -> str:
+    """An unguessable identifier (96 random bits, URL-safe)."""
+    return secrets.token_urlsafe(12)
+
+
+def create_player(s: Session, name: str) -> Player:
+    """Store a guest player with an already validated display ``name``."""
+    p = Player(id=new_id(), name=name, created_at=utcnow())
+    s.add(p)
+    s.flush()
+    return p
+
+
+def get_player(s: Session, player_id: str) -> Player | None:
+    """The player ``player_id``, or ``None``."""
+    return s.get(Player, player_id)
+
+
+def create_table(s: Session, *, host_id: str, game: str, options: dict[str, Any], public: bool,
+                 clock: int) -> Table:
+    """Store a new open table with a fresh id and an unguessable invitation code (128 bits)."""
+    t = Table(id=new_id(), code=secrets.token_urlsafe(16), game=game, options=_dump(options),
+              public=public, clock=clock, host_id=host_id, status="open", next_seq=1,
+              created_at=utcnow())
+    s.add(t)
+    s.flush()
+    return t
+
+
+def get_table(s: Session, table_id: str, *, lock: bool = False) -> Table | None:
+    """The table ``table_id`` (``lock``: SELECT … FOR UPDATE where the database supports it)."""
+    if lock:
+        return s.execute(select(Table).where(Table.id == table_id).with_for_update()).scalar_one_or_none()
+    return s.get(Table, table_id)
+
+
+def open_public_tables(s: Session, limit: int = 200) -> list[Table]:
+    """Open public tables, newest first (the lobby)."""
+    q = (select(Table).where(Table.public.is_(True), Table.status == "open")
+         .order_by(Table.created_at.desc()).limit(limit))
+    return list(s.execute(q).scalars())
+
+
+def tables_with_status(s: Session, status: str) -> list[Table]:
+    """Every table with ``status`` (the server reloads ``playing`` tables on start)."""
+    return list(s.execute(select(Table).where(Table.status == status)).scalars())
+
+
+def seats_of(s: Session, table_id: str) -> list[tuple[Seat, Player]]:
+    """The taken seats of a table with their players, by seat number."""
+    q = (select(Seat, Player).join(Player, Player.id == Seat.player_id)
+         .where(Seat.table_id == table_id).order_by(Seat.seat))
+    return [(row[0], row[1]) for row in s.execute(q)]
+
+
+def take_seat(s: Session, table_id: str, seat: int, player_id: str, *, is_bot: bool = False) -> Seat:
+    """Seat ``player_id`` (the caller checked the seat is free)."""
+    row = Seat(table_id=table_id, seat=seat, player_id=player_id, is_bot=is_bot)
+    s.add(row)
+    s.flush()
+    return row
+
+
+def free_seat(s: Session, table_id: str, seat: int) -> None:
+    """Empty a seat."""
+    s.execute(delete(Seat).where(Seat.table_id == table_id, Seat.seat == seat))
+
+
+def append_events(s: Session, table: Table, events: Sequence[dict[str, Any]]) -> list[int]:
+    """Number and store ``events`` for ``table``; return their numbers (consecutive)."""
+    seqs = []
+    for ev in events:
+        seq = table.next_seq
+        s.add(EventLog(table_id=table.id, seq=seq, event=_dump(ev), created_at=utcnow()))
+        seqs.append(seq)
+        table.next_seq = seq + 1
+    s.flush()
+    return seqs
+
+
+def events_after(s: Session, table_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
+    """Stored events numbered above ``after``, in order, as ``(seq, event)``."""
+    q = (select(EventLog.seq, EventLog.event).where(EventLog.table_id == table_id, EventLog.seq > after)
+         .order_by(EventLog.seq))
+    return [(seq, json.loads(text)) for seq, text in s.execute(q)]
+
+
+def start_match(s: Session, table: Table, game: str, record: dict[str, Any]) -> Match:
+    """Store a new match of ``table`` with its first record; the table becomes ``playing``."""
+    m = Match(table_id=table.id, game=game, record=_dump(record), status="playing", started_at=utcnow())
+    s.add(m)
+    table.status = "playing"
+    s.flush()
+    return m
+
+
+def current_match(s: Session, table_id: str) -> Match | None:
+    """The table's latest match, or ``None``."""
+    q = select(Match).where(Match.table_id == table_id).order_by(Match.id.desc()).limit(1)
+    return s.execute(q).scalar_one_or_none()
+
+
+def store_action(s: Session, match: Match, *, idx: int, seat: int, client_id: str | None,
+                 action: dict[str, Any], auto: bool, ack_seq: int) -> None:
+    """Log one accepted action (index ``idx`` in the record's ``actions``)."""
+    s.add(ActionLog(match_id=match.id, idx=idx, seat=seat, client_id=client_id, action=_dump(action),
+                    auto=auto, ack_seq=ack_seq, created_at=utcnow()))
+
+
+def update_record(s: Session, match: Match, record: dict[str, Any]) -> None:
+    """Replace the match's stored record document."""
+    match.record = _dump(record)
+
+
+def store_rounds(s: Session, match: Match, rounds: Sequence[dict[str, Any]]) -> None:
+    """Store the finished rounds not stored yet (numbered 1, 2, … in match order)."""
+    have = set(s.execute(select(RoundResult.number).where(RoundResult.match_id == match.id)).scalars())
+    for i, r in enumerate(rounds, 1):
+        if i not in have:
+            s.add(RoundResult(match_id=match.id, number=i, result=_dump(r)))
+
+
+def finish_match(s: Session, table: Table, match: Match, result: dict[str, Any]) -> None:
+    """Store the final result; the match and the table become ``over``."""
+    now = utcnow()
+    winner = result.get("winner")
+    s.add(MatchResult(match_id=match.id, winner=winner if isinstance(winner, int) else None,
+                      reason=str(result.get("reason", "")), result=_dump(result), ended_at=now))
+    match.status = "over"
+    match.ended_at = now
+    table.status = "over"
+
+
+def client_acks(s: Session, match_id: int) -> dict[tuple[int, str], int]:
+    """``(seat, client id) -> ack seq`` of every logged action that had a client id."""
+    q = select(ActionLog.seat, ActionLog.client_id, ActionLog.ack_seq).where(
+        ActionLog.match_id == match_id, ActionLog.client_id.is_not(None))
+    return {(seat, str(cid)): ack for seat, cid, ack in s.execute(q)}
+
+
+def action_log(s: Session, match_id: int) -> list[ActionLog]:
+    """The logged actions of a match in record order."""
+    q = select(ActionLog).where(ActionLog.match_id == match_id).order_by(ActionLog.idx)
+    return list(s.execute(q).scalars())
+
+
+def round_results(s: Session, match_id: int) -> list[dict[str, Any]]:
+    """The stored round results of a match, in order."""
+    q = select(RoundResult.result).where(RoundResult.match_id == match_id).order_by(RoundResult.number)
+    return [json.loads(t) for t in s.execute(q).scalars()]
+
+
+def match_result(s: Session, match_id: int) -> dict[str, Any] | None:
+    """The stored final result of a match, or ``None``."""
+    row = s.get(MatchResult, match_id)
+    return json.loads(row.result) if row is not None else None
