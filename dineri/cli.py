@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("file", help="record file, or - for standard input")
     v.set_defaults(func=cmd_verify)
     _add_server_commands(sub)
+    from dineri.bot.cli import add_command as add_bot_command  # imported here: replay stays light
+
+    add_bot_command(sub)
     return p
 
 

@@ -157,3 +157,16 @@ def test_only_cards_in_view_are_named() -> None:
         if act["capture"]:
             assert act["capture"] in [[CODE[c] for c in cap]
                                       for cap in legal_captures(parse_card(act["card"]), cards[3:])]
+
+
+def test_table_urls() -> None:
+    from dineri.bot.client import BotError, parse_table_url
+
+    link = parse_table_url("http://127.0.0.1:8123/t/abc_DEF-1")
+    assert (link.base, link.table_id, link.code) == ("http://127.0.0.1:8123", "abc_DEF-1", None)
+    assert link.ws_url == "ws://127.0.0.1:8123/ws/tables/abc_DEF-1"
+    inv = parse_table_url("https://dineri.example/t/T1?code=s3cr3t")
+    assert (inv.table_id, inv.code, inv.ws_url) == ("T1", "s3cr3t", "wss://dineri.example/ws/tables/T1")
+    for bad in ("ftp://x/t/1", "http://x/tables/1", "http://x/t/", "not a url", "http://x/t/1/2"):
+        with pytest.raises(BotError):
+            parse_table_url(bad)
