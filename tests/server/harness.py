@@ -1,0 +1,218 @@
+"""Test harness: a real ``dineri serve`` (uvicorn) in a subprocess on a free port, a REST
+helper, and real WebSocket clients (the ``websockets`` library) that keep every frame."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m dineri.cli serve`` with ``DINERI_*`` settings from ``env``."""
+
+    def __init__(self, db_url: str, **env: str) -> None:
+        self.db_url = db_url
+        self.env = {"DINERI_DATABASE_URL": db_url, "DINERI_TESTING": "1", **env}
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"dineri-test-{self.port}.log"
+
+    @property
+    def base(self) -> str:
+        """The HTTP base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        """The WebSocket base URL."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        """Start and wait until ``/healthz`` answers."""
+        env = {**os.environ, **self.env}
+        log = open(self.log_path, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
+        self.proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", "serve", "--port", str(self.port)],
+                                     cwd=ROOT, env=env, stdout=log, stderr=log)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        """Terminate (SIGTERM, then SIGKILL)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup at all."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.proc = None
+
+
+class Api:
+    """REST calls against a server."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.base, timeout=30)
+
+    def player(self, name: str) -> dict[str, Any]:
+        r = self.http.post("/api/players", json={"name": name})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def call(self, method: str, path: str, player: dict[str, Any] | None = None, **kw: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {player['token']}"} if player else {}
+        return self.http.request(method, path, headers=headers, **kw)
+
+    def table(self, host: dict[str, Any], seats: int = 2, target: int = 11, best_of: int = 1,
+              public: bool = True, clock: int = 0) -> dict[str, Any]:
+        r = self.call("POST", "/api/tables", host, json={
+            "options": {"seats": seats, "target": target, "best_of": best_of}, "public": public,
+            "clock": clock})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def sit(self, player: dict[str, Any], table: dict[str, Any], **body: Any) -> httpx.Response:
+        return self.call("POST", f"/api/tables/{table['id']}/seats", player, json=body)
+
+    def start(self, host: dict[str, Any], table: dict[str, Any], **body: Any) -> httpx.Response:
+        return self.call("POST", f"/api/tables/{table['id']}/start", host, json=body)
+
+    def full_table(self, names: list[str], *, decks: list[list[str]] | None = None, first_dealer: int = 0,
+                   **opts: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Create a table, seat ``names`` in seats 0.., start it; return (table, players by seat)."""
+        players = [self.player(n) for n in names]
+        table = self.table(players[0], seats=len(names), **opts)
+        for i, p in enumerate(players):
+            r = self.sit(p, table, seat=i)
+            assert r.status_code == 200, r.text
+        body: dict[str, Any] = {"first_dealer": first_dealer}
+        if decks is not None:
+            body["decks"] = decks
+        r = self.start(players[0], table, **body)
+        assert r.status_code == 200, r.text
+        return table, players
+
+
+class Client:
+    """A real WebSocket client of one table; keeps every frame it receives."""
+
+    def __init__(self, server: Server, table_id: str, token: str | None = None) -> None:
+        self.url = f"{server.ws_base}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+        self.ws: ClientConnection | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self._new = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+        self.closed = False
+        self._ids = 0
+
+    async def connect(self, last_event: int | None = None, hello: bool = True) -> Client:
+        self.ws = await connect(self.url, max_size=2**22)
+        self.closed = False
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        if hello:
+            await self.send({"type": "hello", "last_event": last_event})
+            await self.wait_for(lambda f: f["type"] == "view")
+        return self
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for text in self.ws:
+                assert isinstance(text, str)
+                self.raw.append(text)
+                self.frames.append(json.loads(text))
+                self._new.set()
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            self._new.set()
+
+    async def send(self, msg: dict[str, Any] | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def wait_for(self, pred: Any, start: int = 0, timeout: float = 15.0) -> dict[str, Any]:
+        """The first frame from index ``start`` on that satisfies ``pred``."""
+        deadline = time.monotonic() + timeout
+        i = start
+        while True:
+            while i < len(self.frames):
+                if pred(self.frames[i]):
+                    return self.frames[i]
+                i += 1
+            if self.closed:
+                raise ConnectionError("socket closed while waiting")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching frame; last frames: {self.frames[-3:]}")
+            self._new.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), left)
+
+    async def act(self, action: dict[str, Any], cid: str | None = None) -> dict[str, Any]:
+        """Send an action and return its ``ack`` or ``error``."""
+        self._ids += 1
+        cid = cid or f"a{self._ids}-{random.getrandbits(32)}"
+        start = len(self.frames)
+        await self.send({"type": "action", "id": cid, "action": action})
+        return await self.wait_for(lambda f: f["type"] in ("ack", "error") and f.get("id") == cid, start)
+
+    def last_seq(self) -> int:
+        """The highest event number received."""
+        seqs = [f["seq"] for f in self.frames if f["type"] == "event"]
+        seqs += [f["seq"] for f in self.frames if f["type"] == "view"]
+        return max(seqs, default=0)
+
+    def last_view(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f["type"] == "view")
+
+    async def wait_seq(self, seq: int, timeout: float = 15.0) -> None:
+        """Wait until a view with ``seq`` or later has arrived."""
+        await self.wait_for(lambda f: f["type"] == "view" and f["seq"] >= seq, timeout=timeout)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader

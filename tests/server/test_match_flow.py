@@ -1,0 +1,96 @@
+"""Whole matches through the real server and sockets (issue 3, item 10)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from tests.server.driver import Shadow, check_no_leak, play_out, stacked_decks
+from tests.server.harness import ROOT, Api, Client, Server
+
+pytestmark = pytest.mark.timeout(180)
+
+
+async def _match(server: Server, api: Api, seats: int, seed: int, *, spectator: bool = True,
+                 best_of: int = 1, target: int = 11) -> tuple[Shadow, list[Client], Client | None, dict]:
+    rng = random.Random(seed)
+    decks = stacked_decks(rng)
+    names = ["Amira", "Youssef", "Salma", "Karim"][:seats]
+    table, players = api.full_table(names, decks=decks, first_dealer=seed % seats, target=target,
+                                    best_of=best_of)
+    shadow = Shadow.start(seats, target, best_of, seed % seats, decks)
+    clients = [await Client(server, table["id"], p["token"]).connect(last_event=0) for p in players]
+    watcher = await Client(server, table["id"]).connect(last_event=0) if spectator else None
+    await play_out(shadow, clients, rng)
+    assert shadow.state.phase == "over"
+    last = shadow.steps[-1][0]
+    for c in [*clients, *([watcher] if watcher else [])]:
+        await c.wait_for(lambda f: f["type"] == "event" and f["event"]["type"] == "reveal")
+        await c.wait_seq(last)
+    return shadow, clients, watcher, {"table": table, "players": players}
+
+
+def _replay(record: dict) -> dict:
+    out = subprocess.run([sys.executable, "-m", "dineri.cli", "replay", "-"], input=json.dumps(record),
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    return dict(json.loads(out.stdout))
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 1), (4, 2)])
+def test_whole_match_replays_to_what_clients_saw(server: Server, api: Api, seats: int, seed: int) -> None:
+    async def run() -> None:
+        shadow, clients, watcher, info = await _match(server, api, seats, seed)
+        final = clients[0].last_view()["view"]
+        assert final["phase"] == "over"
+        # Every seat and the spectator were shown the same result.
+        for c in [*clients[1:], watcher]:
+            v = c.last_view()["view"]
+            assert (v["winner"], v["games_won"], v["rounds"]) == (final["winner"], final["games_won"],
+                                                                 final["rounds"])
+        r = api.call("GET", f"/api/tables/{info['table']['id']}/record", info["players"][1])
+        assert r.status_code == 200, r.text
+        record = r.json()
+        assert record["actions"] == shadow.actions
+        assert "pending_decks" not in record
+        rep = _replay(record)
+        assert rep["ok"] is True and rep["phase"] == "over"
+        assert rep["winner"] == final["winner"]
+        assert rep["games_won"] == final["games_won"]
+        assert rep["rounds"] == final["rounds"]
+        assert rep["scores"] == final["scores"]
+        assert record["result"]["winner"] == final["winner"]
+        # Fairness: each commitment announced before its cut matches the revealed deck (R7).
+        v = subprocess.run([sys.executable, "-m", "dineri.cli", "verify", "-"], input=json.dumps(record),
+                           capture_output=True, text=True, cwd=ROOT)
+        assert v.returncode == 0, v.stdout + v.stderr
+        announced = [f["event"]["commitment"] for f in clients[0].frames
+                     if f["type"] == "event" and f["event"]["type"] == "commitment"]
+        assert announced == [f["commitment"] for f in record["fairness"]]
+        # Events are numbered 1, 2, 3 … without gaps for everyone.
+        for c in clients:
+            seqs = [f["seq"] for f in c.frames if f["type"] == "event"]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+        for c in [*clients, watcher]:
+            await c.close()
+    asyncio.run(run())
+
+
+def test_no_card_leaks_over_many_random_matches(server: Server, api: Api) -> None:
+    async def run() -> None:
+        checked = 0
+        for seed in range(10, 16):
+            seats = 4 if seed % 3 == 0 else 2
+            shadow, clients, watcher, _ = await _match(server, api, seats, seed)
+            for seat, c in enumerate(clients):
+                checked += check_no_leak(c.frames, shadow, seat)
+            assert watcher is not None
+            checked += check_no_leak(watcher.frames, shadow, None)
+            for c in [*clients, watcher]:
+                await c.close()
+        assert checked > 1000
+    asyncio.run(run())
