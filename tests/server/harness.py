@@ -216,3 +216,8 @@ class Client:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await self._reader
+
+
+def is_event(kind: str) -> Any:
+    """A frame predicate: an ``event`` frame of ``kind``."""
+    return lambda f: f["type"] == "event" and f["event"]["type"] == kind
