@@ -160,7 +160,24 @@
     if (this.ws) { this.ws.close(); }
   };
 
+  // GET /api/players/me answers 401 to a visitor without a name, which the browser logs as an
+  // error; a flag in localStorage (set once a name is chosen here) avoids asking needlessly.
+  var NAMED = "dineri_named";
+  function whoAmI() {
+    var flagged = false;
+    try { flagged = localStorage.getItem(NAMED) === "1"; } catch (e) { flagged = false; }
+    if (!flagged) { return Promise.reject({ status: 401, code: "http_401" }); }
+    return api("GET", config.endpoints.me);
+  }
+  function setName(name) {
+    return api("POST", config.endpoints.players, { name: name }).then(function (p) {
+      try { localStorage.setItem(NAMED, "1"); } catch (e) { /* private mode: ask again later */ }
+      return p;
+    });
+  }
+
   window.Dineri = {
+    whoAmI: whoAmI, setName: setName,
     _: _, fmt: fmt, config: config, cardName: cardName, cardValue: cardValue, cardImg: cardImg,
     el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
   };

@@ -7,10 +7,10 @@
   var parts = (D.config.invite || "").split(".");
   var target = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
 
-  D.api("GET", EP.me).then(function (me) { $("name-input").value = me.name; }, function () {});
+  D.whoAmI().then(function (me) { $("name-input").value = me.name; }, function () {});
   $("join-name-form").addEventListener("submit", function (e) {
     e.preventDefault();
-    D.api("POST", EP.players, { name: $("name-input").value.trim() })
+    D.setName($("name-input").value.trim())
       .then(function () { location.href = target; })
       .catch(function () { $("join-status").textContent = _("A display name has 1 to 24 characters and no control characters."); });
   });

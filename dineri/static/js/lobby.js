@@ -20,12 +20,12 @@
     $("name-status").textContent = me ? fmt(_("You play as {name}."), { name: me.name }) : _("Choose a display name to play.");
     if (me) { $("name-input").value = me.name; }
   }
-  D.api("GET", EP.me).then(function (p) { me = p; showMe(); }, function () { me = null; showMe(); });
+  D.whoAmI().then(function (p) { me = p; showMe(); }, function () { me = null; showMe(); });
 
   $("name-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var name = $("name-input").value.trim();
-    D.api("POST", EP.players, { name: name }).then(function (p) { me = p; showMe(); })
+    D.setName(name).then(function (p) { me = p; showMe(); })
       .catch(function (err) { $("name-status").textContent = explain(err); });
   });
 

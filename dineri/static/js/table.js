@@ -105,7 +105,8 @@
   function renderSetup() {
     var t = S.table;
     $("setup-options").textContent = optionsText(t);
-    var isHost = S.me && t.host === S.me.id;
+    // The table names its host by display name (and id when given); the server decides anyway.
+    var isHost = !!S.me && (t.host_id ? t.host_id === S.me.id : t.host === S.me.name);
     var mine = mySeatIn(t);
     $("need-name").hidden = !!S.me;
     if (isHost && t.code) {
@@ -220,8 +221,9 @@
   // ---- events: the log, the summaries ---------------------------------------------
   function log(text) {
     var list = $("log");
-    list.insertBefore(el("li", { text: text }), list.firstChild);
-    while (list.childNodes.length > 80) { list.removeChild(list.lastChild); }
+    list.appendChild(typeof text === "string" ? el("li", { text: text }) : text);
+    while (list.childNodes.length > 200) { list.removeChild(list.firstChild); }
+    list.scrollTop = list.scrollHeight;
   }
 
   function auto(ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; }
@@ -291,7 +293,7 @@
     var href = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
     var li = el("li", null, [fmt(_("{name} offers a rematch."), { name: who }) + " ",
       el("a", { href: href, class: "rematch-link", text: _("Join the rematch") })]);
-    $("log").insertBefore(li, $("log").firstChild);
+    log(li);
   }
 
   function winnerText(side) { return side === null || side === undefined ? _("Baji (tie): nobody") : sideName(side); }
@@ -511,6 +513,10 @@
     if (S.picked.length) { sel.push(fmt(_("Table cards selected: {cards}"), { cards: cardsText(S.picked) })); }
     $("selection").textContent = sel.join(" · ");
     $("status").textContent = statusText(v, me);
+    // Public state as data attributes, for tests and styling (nothing the page may not show).
+    var ds = document.body.dataset;
+    ds.phase = v.phase; ds.turn = v.turn === null ? "" : String(v.turn);
+    ds.table = v.table.join(","); ds.hand = hand.join(","); ds.seq = String(S.lastSeq);
     tickClock();
   }
 
@@ -594,7 +600,7 @@
   });
 
   // ---- start -------------------------------------------------------------------------
-  D.api("GET", EP.me).then(function (me) { S.me = me; }, function () { S.me = null; })
+  D.whoAmI().then(function (me) { S.me = me; }, function () { S.me = null; })
     .then(loadTable)
     .catch(function (e) { $("status").textContent = explain(e.code); });
 })();

@@ -1,0 +1,93 @@
+"""Fixtures for the browser tests: a real uvicorn on a free port (testing mode, its own
+SQLite file) and Debian's Chromium driven by Playwright. Tests marked ``browser``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a running ``dineri`` server with ``DINERI_TESTING=1``; stopped afterwards."""
+    pytest.importorskip("dineri.server.app")
+    work = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    env = {**os.environ, "DINERI_TESTING": "1", "DINERI_DATABASE_URL": f"sqlite:///{work / 'dineri.db'}",
+           "DINERI_SECRET_KEY": "browser-tests", "DINERI_MESSAGES_PER_SECOND": "200"}
+    log = open(work / "server.log", "wb")  # noqa: SIM115 (closed in the finally below)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "dineri.server.app:factory",
+         "--host", "127.0.0.1", "--port", str(port)],
+        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("server did not start: " + (work / "server.log").read_text()[-2000:])
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Chromium (Debian's package)."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class ConsoleWatch:
+    """Collects console errors and page errors of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Any) -> Any:
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page
+
+
+@pytest.fixture
+def console() -> ConsoleWatch:
+    """Console errors of the test's pages (assert it stays empty)."""
+    return ConsoleWatch()

@@ -1,0 +1,151 @@
+"""The browser client in a real browser (issue 4, item 5): two players play a whole 1v1
+match on stacked decks through the page, and the pages render in all three languages at
+phone size. Playwright drives Debian's Chromium against a real uvicorn server."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dineri.engine import CODE, Claim, Cut, Keep, Play, TableDrawn
+from tests.web.plan import Plan, decks_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+PHONE = {"width": 360, "height": 740}
+SEED = 17  # decks_for(17) with the plan's policy: a cut, a sum, a claim and a chkobba in 2 rounds
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-table.png"
+
+
+def _player(browser: Any, console: Any, base: str, name: str, lang: str = "en", viewport: Any = None) -> Any:
+    ctx = browser.new_context(viewport=viewport or PHONE, locale=lang, base_url=base)
+    page = console.watch(ctx.new_page())
+    page.goto("/")
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+    page.wait_for_function("(n) => document.getElementById('name-status').textContent.includes(n)", arg=name)
+    return page
+
+
+def _wait_synced(page: Any, plan: Plan, seat: int) -> None:
+    st = plan.state
+    deal = st.deal
+    table = ",".join(CODE[c] for c in deal.table) if deal and st.phase not in ("cut", "shuffle") else ""
+    turn = "" if st.turn is None else str(st.turn)
+    page.wait_for_function(
+        "([t, turn, phase]) => document.body.dataset.table === t && document.body.dataset.turn === turn"
+        " && document.body.dataset.phase === phase",
+        arg=[table, turn if st.phase != "over" else "", st.phase], timeout=15000)
+
+
+def _click_card(page: Any, zone: str, code: str) -> None:
+    page.click(f'.card[data-zone="{zone}"][data-card="{code}"]')
+
+
+def _perform(page: Any, action: Any, use_keyboard: bool) -> None:
+    if isinstance(action, Cut):
+        page.fill("#cut-at", str(action.at))
+        page.click("#cut-btn")
+    elif isinstance(action, Keep):
+        page.click("#keep-btn")
+    elif isinstance(action, TableDrawn):
+        page.click("#table-btn")
+    elif isinstance(action, Claim):
+        _click_card(page, "table", CODE[action.card])
+        for c in action.capture:
+            _click_card(page, "table", CODE[c])
+        page.click("#claim-btn")
+    elif isinstance(action, Play):
+        if use_keyboard:
+            page.focus(f'.card[data-zone="hand"][data-card="{CODE[action.card]}"]')
+            page.keyboard.press("Space")
+            for c in action.capture:
+                page.focus(f'.card[data-zone="table"][data-card="{CODE[c]}"]')
+                page.keyboard.press("Enter")
+            page.keyboard.press("c" if action.capture else "l")
+        else:
+            _click_card(page, "hand", CODE[action.card])
+            for c in action.capture:
+                _click_card(page, "table", CODE[c])
+            page.click("#capture-btn" if action.capture else "#lay-btn")
+
+
+def _check_summary(page: Any, result: dict[str, Any], scores: list[int]) -> None:
+    dialog = page.locator("#summary")
+    dialog.wait_for(state="visible")
+    rows = {}
+    for tr in dialog.locator("tbody tr").all():
+        cells = [c.strip() for c in tr.locator("th, td").all_inner_texts()]
+        rows[cells[0]] = cells[1:]
+    assert rows["Points"] == [str(p) for p in result["points"]]
+    assert rows["Cards"] == [str(x) for x in result["cards"]]
+    assert rows["♦"] == [str(x) for x in result["dinari_cards"]]
+    assert rows["Sevens"] == [str(x) for x in result["sevens"]]
+    assert rows["Sixes"] == [str(x) for x in result["sixes"]]
+    assert rows["Chkobba"] == [str(x) for x in result["chkobbas"]]
+    assert rows["Total"] == [str(x) for x in scores]
+    cats = dialog.locator(".categories").inner_text()
+    labels = {"karta": "Karta", "dinari": "Dinari", "barmila": "Barmila", "sabaa": "Sab'a l-hayya"}
+    for key, label in labels.items():
+        line = next(li for li in cats.splitlines() if li.startswith(label + ":"))
+        if result[key] is None:
+            assert "Baji" in line
+        else:
+            assert "Baji" not in line
+
+
+def test_whole_match_through_the_page(browser: Any, server: str, console: Any) -> None:
+    amira = _player(browser, console, server, "Amira")
+    youssef = _player(browser, console, server, "Youssef", viewport={"width": 1280, "height": 900})
+    # Amira creates a public 1v1 table to 11, one game, no clock, and takes seat 0.
+    amira.click("#create-form button[type=submit]")
+    amira.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
+    table_id = amira.url.split("/t/")[1].split("?")[0]
+    # The table shows up live in Youssef's lobby; he opens it and sits.
+    youssef.locator(f'.lobby-table[data-table="{table_id}"] a').click()
+    youssef.click('#setup-seats button[data-seat="1"]')
+    start = amira.locator("#start-match")
+    start.wait_for(state="visible")
+    amira.wait_for_function("!document.getElementById('start-match').disabled")
+    # Start with stacked decks (testing server only): the page's own session cookie does it.
+    plan = Plan(decks_for(SEED), first_dealer=0)
+    resp = amira.request.post(f"/api/tables/{table_id}/start", data={"first_dealer": 0, "decks": plan.decks})
+    assert resp.ok, resp.text()
+    pages = [amira, youssef]
+    for p in pages:
+        p.locator("#board").wait_for(state="visible")
+    n = 0
+    shot = False
+    while (seat := plan.actor()) is not None:
+        for i, p in enumerate(pages):
+            _wait_synced(p, plan, i)
+        action = plan.choose()
+        _perform(pages[seat], action, use_keyboard=n % 3 == 0)
+        events = plan.step(action)
+        n += 1
+        if not shot and plan.state.round == 1 and len(plan.state.deal.table if plan.state.deal else ()) >= 3 \
+                and n > 12:
+            _wait_synced(youssef, plan, 1)
+            SCREENSHOT.parent.mkdir(exist_ok=True)
+            youssef.screenshot(path=str(SCREENSHOT))
+            shot = True
+        for ev in events:
+            if ev["type"] == "round_over":
+                scores = ev["scores"]
+                for p in pages:
+                    _check_summary(p, ev["result"], scores)
+                    if plan.actor() is not None:
+                        p.click("#summary-close")
+    assert plan.seen >= {"cut", "sum", "claim", "chkobba"}
+    winner = plan.state.winner
+    assert winner is not None
+    assert "You win the match!" in pages[winner].locator("#summary-h").inner_text()
+    assert "You lose the match." in pages[1 - winner].locator("#summary-h").inner_text()
+    # The record is offered for download once the decks are revealed.
+    link = amira.locator("#record-link")
+    link.wait_for(state="visible")
+    record = amira.request.get(link.get_attribute("href"))
+    assert record.ok and record.json()["format"] == "dineri-match/1"
+    assert console.errors == []
