@@ -101,6 +101,7 @@
    * jitter) and shows the "connection lost" banner while it is down.
    * handlers: onopen(socket), onmessage(msg), onstate(connected).
    */
+  var sockets = [];  // every live socket of the page (a test may drop one to check recovery)
   function LiveSocket(path, handlers) {
     this.path = path;
     this.handlers = handlers;
@@ -108,6 +109,7 @@
     this.ws = null;
     this.closed = false;
     this.connected = false;
+    sockets.push(this);
     this.connect();
   }
   LiveSocket.prototype.url = function () {
@@ -177,7 +179,7 @@
   }
 
   window.Dineri = {
-    whoAmI: whoAmI, setName: setName,
+    whoAmI: whoAmI, setName: setName, sockets: sockets,
     _: _, fmt: fmt, config: config, cardName: cardName, cardValue: cardValue, cardImg: cardImg,
     el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
   };

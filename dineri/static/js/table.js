@@ -517,6 +517,7 @@
     var ds = document.body.dataset;
     ds.phase = v.phase; ds.turn = v.turn === null ? "" : String(v.turn);
     ds.table = v.table.join(","); ds.hand = hand.join(","); ds.seq = String(S.lastSeq);
+    ds.drawn = v.drawn || "";
     tickClock();
   }
 

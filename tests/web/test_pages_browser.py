@@ -1,0 +1,155 @@
+"""The pages in a real browser at phone size (360×740) in English, French and Arabic
+(issue 4, items 4-5): language from Accept-Language and from the switch (remembered),
+dir="rtl" in Arabic, nothing wider than the screen, card names in the page's language,
+a spectator without a hand, the connection-lost banner and the view restored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dineri.web import i18n
+from tests.web.plan import decks_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+PHONE = {"width": 360, "height": 740}
+RANK = {"A": "ace", "Q": "queen", "J": "jack", "K": "king"}
+SUIT = {"D": "diamonds", "H": "hearts", "S": "spades", "C": "clubs"}
+
+
+def english_name(code: str) -> str:
+    """The English card name that is the catalogue key (``7D`` -> ``7 of diamonds``)."""
+    return f"{RANK.get(code[:-1], code[:-1])} of {SUIT[code[-1]]}"
+
+
+def _context(browser: Any, base: str, lang: str) -> Any:
+    return browser.new_context(viewport=PHONE, locale=lang, base_url=base,
+                               extra_http_headers={"Accept-Language": lang})
+
+
+def _named(ctx: Any, name: str) -> None:
+    r = ctx.request.post("/api/players", data={"name": name})
+    assert r.ok, r.text()
+
+
+def _started_table(browser: Any, base: str) -> tuple[str, Any, Any]:
+    """A public 1v1 table started on a stacked deck; returns its id and the two contexts."""
+    a, b = _context(browser, base, "en"), _context(browser, base, "en")
+    _named(a, "Leila")
+    _named(b, "Karim")
+    t = a.request.post("/api/tables", data={"game": "chkobba", "public": True, "clock": 0,
+                                             "options": {"seats": 2, "target": 11, "best_of": 1}}).json()
+    assert a.request.post(f"/api/tables/{t['id']}/seats", data={"seat": 0}).ok
+    assert b.request.post(f"/api/tables/{t['id']}/seats", data={"seat": 1}).ok
+    r = a.request.post(f"/api/tables/{t['id']}/start", data={"first_dealer": 1, "decks": decks_for(3)})
+    assert r.ok, r.text()
+    return t["id"], a, b
+
+
+def _no_overflow(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide"
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("en", "Create a table"), ("fr", "Créer une table"),
+                                               ("ar", "إنشاء طاولة")])
+def test_lobby_in_each_language(browser: Any, server: str, console: Any, lang: str, heading: str) -> None:
+    ctx = _context(browser, server, lang)
+    page = console.watch(ctx.new_page())
+    page.goto("/")
+    assert page.get_attribute("html", "lang") == lang
+    assert page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
+    assert page.locator("#create-h").inner_text() == heading
+    _no_overflow(page)
+    ctx.close()
+    assert console.errors == []
+
+
+def test_language_switch_is_remembered(browser: Any, server: str, console: Any) -> None:
+    ctx = _context(browser, server, "fr")
+    page = console.watch(ctx.new_page())
+    page.goto("/")
+    assert page.get_attribute("html", "lang") == "fr"
+    page.click('.langs a[hreflang="ar"]')
+    page.wait_for_function("document.documentElement.lang === 'ar'")
+    assert page.get_attribute("html", "dir") == "rtl"
+    page.goto("/")  # the cookie beats Accept-Language from now on
+    assert page.get_attribute("html", "lang") == "ar"
+    ctx.close()
+    assert console.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_table_in_each_language(browser: Any, server: str, console: Any, lang: str) -> None:
+    table_id, a, b = _started_table(browser, server)
+    a.add_cookies([{"name": "dineri_lang", "value": lang, "url": server}])
+    page = console.watch(a.new_page())
+    page.add_init_script("localStorage.setItem('dineri_named', '1')")
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.phase === 'cut'")
+    assert page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
+    # Leila (seat 0) is the cutter: first dealer 1, cutter = dealer + 1 (R6).
+    page.fill("#cut-at", "5")
+    page.click("#cut-btn")
+    page.wait_for_function("document.body.dataset.phase === 'cut_choice'")
+    page.click("#keep-btn")
+    page.wait_for_function("document.body.dataset.phase === 'play' && document.body.dataset.hand !== ''")
+    names = i18n.js_catalogue(lang)
+    hand = page.evaluate("document.body.dataset.hand").split(",")
+    assert len(hand) == 3
+    for code in hand:
+        label = page.get_attribute(f'.card[data-zone="hand"][data-card="{code}"]', "aria-label")
+        assert label == names[english_name(code)]
+    assert page.locator('.card[data-zone="table"]').count() == 4
+    assert page.locator("#play-controls").is_visible()
+    _no_overflow(page)
+    a.close()
+    b.close()
+    assert console.errors == []
+
+
+def test_spectator_sees_no_hand(browser: Any, server: str, console: Any) -> None:
+    table_id, a, b = _started_table(browser, server)
+    watcher = browser.new_context(viewport=PHONE, base_url=server)
+    page = console.watch(watcher.new_page())
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.phase === 'cut'")
+    # The cutter cuts and keeps through her own page; the spectator follows live.
+    leila = console.watch(a.new_page())
+    leila.add_init_script("localStorage.setItem('dineri_named', '1')")
+    leila.goto(f"/t/{table_id}")
+    leila.wait_for_function("document.body.dataset.phase === 'cut'")
+    leila.click("#cut-random")
+    leila.wait_for_function("document.body.dataset.phase === 'cut_choice'")
+    drawn = leila.evaluate("document.body.dataset.drawn")
+    page.wait_for_function("(d) => document.body.dataset.drawn === d", arg=drawn)
+    leila.click("#table-btn")
+    page.wait_for_function("document.body.dataset.phase === 'play'")
+    assert page.locator('.card[data-zone="hand"]').count() == 0
+    assert page.evaluate("document.body.dataset.hand") == ""
+    assert page.locator(".seat").count() == 2
+    assert page.locator(".seat .backs img").count() == 6
+    assert page.locator('.card[data-zone="table"]').count() == 4
+    assert page.locator("#play-controls").is_hidden()
+    assert page.locator("#forfeit-btn").is_hidden()
+    for ctx in (a, b, watcher):
+        ctx.close()
+    assert console.errors == []
+
+
+def test_connection_lost_banner_and_view_restored(browser: Any, server: str, console: Any) -> None:
+    table_id, a, b = _started_table(browser, server)
+    page = console.watch(b.new_page())
+    page.add_init_script("localStorage.setItem('dineri_named', '1')")
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.phase === 'cut'")
+    assert page.locator("#offline").is_hidden()
+    page.evaluate("Dineri.sockets.forEach(function (s) { s.ws.close(); })")
+    page.locator("#offline").wait_for(state="visible")
+    page.locator("#offline").wait_for(state="hidden", timeout=15000)
+    page.wait_for_function("document.body.dataset.phase === 'cut' && document.body.dataset.turn === '0'")
+    assert page.locator(".seat").count() == 2
+    a.close()
+    b.close()
+    assert console.errors == []
