@@ -11,7 +11,17 @@ from typing import Any
 
 import pytest
 
-from dineri.engine import CODE, Options, Play, RecordError, load_record, new_match, replay, summary
+from dineri.engine import (
+    CODE,
+    Options,
+    Play,
+    RecordError,
+    load_record,
+    new_match,
+    parse_card,
+    replay,
+    summary,
+)
 from dineri.fairness import commit
 from tests.engine.helpers import SWEEP_PREFIX, action_json, cards, deck, run, shuffled, sweep_actions
 
@@ -77,7 +87,7 @@ def test_record_not_an_object(doc: object) -> None:
         load_record(doc)
 
 
-BAD_DOCUMENTS = {
+BAD_DOCUMENTS: dict[str, tuple[list[Any], Any]] = {
     "format missing": (["format"], DELETE),
     "format wrong": (["format"], "dineri-match/2"),
     "game missing": (["game"], DELETE),
@@ -131,9 +141,10 @@ def test_record_malformed_document(name: str) -> None:
 
 
 def test_record_messages_name_the_problem() -> None:
-    cases = {"first_dealer": (["first_dealer"], 5), "decks[1]": (["decks", 1], codes(shuffled(1))[:39]),
-             "options.target": (["options", "target"], 12), "fairness[0]": (["fairness"], [{}]),
-             "players": (["players"], [1, 2]), "actions": (["actions"], None), "format": (["format"], "x")}
+    cases: dict[str, tuple[list[Any], Any]] = {
+        "first_dealer": (["first_dealer"], 5), "decks[1]": (["decks", 1], codes(shuffled(1))[:39]),
+        "options.target": (["options", "target"], 12), "fairness[0]": (["fairness"], [{}]),
+        "players": (["players"], [1, 2]), "actions": (["actions"], None), "format": (["format"], "x")}
     for needle, (path, value) in cases.items():
         with pytest.raises(RecordError, match=needle.replace("[", r"\[").replace(".", r"\.")):
             load_record(mutate(path, value))
@@ -171,7 +182,7 @@ def test_record_round_trips_to_json() -> None:
 
 def test_record_with_action_appends_the_json_form() -> None:
     rec = load_record({**good_doc(), "actions": []})
-    rec2 = rec.with_action(Play(1, *cards("KC"), cards("AD AH")))
+    rec2 = rec.with_action(Play(1, parse_card("KC"), cards("AD AH")))
     assert rec.actions == ()
     assert rec2.actions == ({"seat": 1, "type": "play", "card": "KC", "capture": ["AD", "AH"]},)
 

@@ -13,6 +13,7 @@ from dineri.engine import (
     RuleError,
     action_from_json,
     legal_actions,
+    parse_card,
     replay,
     summary,
 )
@@ -250,4 +251,4 @@ def test_r18_refusals_after_accepted_moves_leave_the_state_as_it_was() -> None:
 
 
 def test_r18_actions_built_from_json_and_dataclasses_agree() -> None:
-    assert action("1 play KC 4D 6H") == Play(1, *cards("KC"), cards("4D 6H"))
+    assert action("1 play KC 4D 6H") == Play(1, parse_card("KC"), cards("4D 6H"))
