@@ -28,6 +28,8 @@ from dineri.bot.strategy import STRATEGIES, SeatMemory, choose
 
 log = logging.getLogger("dineri.bot")
 Json = dict[str, Any]
+#: Least seconds between two actions of one bot (the server's default limit is 20 frames a second).
+MIN_INTERVAL = 0.07
 
 
 class BotError(RuntimeError):
@@ -157,6 +159,7 @@ async def _session(ws: Any, memory: SeatMemory, result: BotResult, strategy: str
                    last_event: int | None, delay: float) -> int | None:
     """One socket's life: follow frames, act when the view says so. Returns the last event seen."""
     pending: str | None = None
+    sent = ""
     view: Json | None = None
     async for raw in ws:
         msg = json.loads(raw)
@@ -177,6 +180,10 @@ async def _session(ws: Any, memory: SeatMemory, result: BotResult, strategy: str
                 memory.on_view(view)
         elif kind == "ack" and msg.get("id") == pending:
             pending = None
+        elif kind == "error" and msg.get("code") == "rate_limited" and msg.get("id") == pending:
+            await asyncio.sleep(1.0)  # the same id again: applied once even if it got through
+            await ws.send(sent)
+            continue
         elif kind == "error":
             result.errors.append(msg)
             if msg.get("id") == pending:
@@ -191,11 +198,12 @@ async def _session(ws: Any, memory: SeatMemory, result: BotResult, strategy: str
             assert view is not None
             action = choose(view, memory, strategy, rng)
             if action is not None:
-                if delay:
-                    await asyncio.sleep(delay)
+                # Pace the frames: the server answers more than its per-connection rate with errors.
+                await asyncio.sleep(max(delay, MIN_INTERVAL))
                 pending = f"s{memory.seat}-e{last_event}-n{result.actions_sent}"
                 result.actions_sent += 1
-                await ws.send(json.dumps({"type": "action", "id": pending, "action": action}))
+                sent = json.dumps({"type": "action", "id": pending, "action": action})
+                await ws.send(sent)
     return last_event
 
 

@@ -13,6 +13,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from dineri.admin.routes import admin_router
+from dineri.bot.inprocess import BotLauncher
 from dineri.fanout import make_fanout
 from dineri.server import routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
@@ -32,6 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     fanout = make_fanout(settings.redis_url)
     services = Services(settings=settings, sm=sm, tokens=Tokens(settings.resolved_secret()),
                         tables=TableService(sm, fanout, settings))
+    services.bot_launcher = BotLauncher(delay=0.0 if settings.testing else 0.6)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -60,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_players.router)
     app.include_router(routes_tables.router)
     app.include_router(ws.router)
+    app.include_router(admin_router(settings, sm))
     _mount_web(app, settings)
     return app
 

@@ -44,8 +44,9 @@ def test_turn_clock_lays_the_lowest_card_without_capturing(quick: tuple[Server, 
         cut, deal = _events(a, "cut")[0], _events(a, "deal")[0]
         assert cut["auto"] is True and deal["auto"] is True and deal["choice"] == "keep"
         # The card laid was the lowest of seat 1's hand, as seat 1 saw it just before.
-        hand_before = next(f["view"]["hand"] for f in reversed(b.frames[:b.frames.index(
-            next(f for f in b.frames if f.get("event") == ev))]) if f["type"] == "view")
+        seen = await b.wait_for(lambda f: f.get("event") == ev)
+        hand_before = next(f["view"]["hand"] for f in reversed(b.frames[:b.frames.index(seen)])
+                           if f["type"] == "view")
         lowest = min(hand_before, key=lambda c: (VALUE[parse_card(c)], parse_card(c)))
         assert ev["card"] == lowest
         # An action in time re-arms the clock for the next seat; stop the match.

@@ -1,0 +1,196 @@
+"""The admin router (issue 3 item 7, issue 4 item 3): ``/admin`` pages and ``/admin/api`` JSON.
+
+Pages (browser; a signed cookie after ``/admin/login``, else a redirect to the login form):
+``GET /admin`` (the match list, filters ``player``, ``from``, ``to``, ``status``, ``page``),
+``GET /admin/matches/{id}`` (players, options, rounds, result, the full action log),
+``GET /admin/matches/{id}/record`` (download the complete ``dineri-match/1`` record),
+``GET /admin/matches/{id}/replay?step=i`` (the replay viewer: every hand, table, piles, scores).
+JSON (``Authorization: Bearer <DINERI_ADMIN_TOKEN>``, or the cookie; else ``401``):
+``GET /admin/api/matches``, ``GET /admin/api/matches/{id}``, ``GET /admin/api/matches/{id}/record``,
+``GET /admin/api/matches/{id}/replay/{step}``.
+
+With no admin token set, :func:`admin_router` returns an empty router: every admin path is 404.
+Database calls are synchronous, so the endpoints are plain functions (run in the thread pool).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from dineri.admin import i18n
+from dineri.admin.auth import COOKIE, COOKIE_MAX_AGE, AdminAuth
+from dineri.admin.queries import STATUSES, MatchFilter, get_match, list_matches
+from dineri.admin.replay import ReplayError, action_log, final_state, step
+
+Json = dict[str, Any]
+SessionFactory = Callable[[], Session]
+
+
+def _render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = i18n.negotiate(request.cookies.get(i18n.LANG_COOKIE), request.headers.get("accept-language"))
+    env = i18n.environment(lang)
+    html = env.get_template(f"admin/{template}").render(
+        lang=lang, dir=i18n.direction(lang), languages=i18n.LANGUAGES,
+        next=request.url.path + (f"?{request.url.query}" if request.url.query else ""), **context)
+    resp = HTMLResponse(html, status_code=status)
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Frame-Options"] = "DENY"
+    resp.headers["Content-Security-Policy"] = (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "frame-ancestors 'none'")
+    return resp
+
+
+def _record_response(match_id: int, record: Json) -> Response:
+    body = json.dumps(record, ensure_ascii=False, indent=1)
+    return Response(body, media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="dineri-match-{match_id}.json"',
+        "Cache-Control": "no-store"})
+
+
+def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
+    """The admin routes for ``settings.admin_token`` (empty router when unset), reading the store
+    through ``sessions`` (a SQLAlchemy ``sessionmaker``). Signs cookies with the server's secret."""
+    router = APIRouter(prefix="/admin", include_in_schema=False)
+    token = getattr(settings, "admin_token", None)
+    if not token:
+        return router
+    auth = AdminAuth(token, settings.resolved_secret())
+
+    def page_guard(request: Request) -> RedirectResponse | None:
+        if auth.request_ok(request):
+            return None
+        return RedirectResponse("/admin/login", status_code=303)
+
+    def api_guard(request: Request) -> None:
+        if not auth.request_ok(request):
+            raise HTTPException(401, {"code": "unauthorized", "message": "admin token needed"},
+                                headers={"WWW-Authenticate": "Bearer"})
+
+    def load(match_id: int) -> tuple[Json, Json]:
+        with sessions() as s:
+            found = get_match(s, match_id)
+        if found is None:
+            raise HTTPException(404, {"code": "not_found", "message": f"no match {match_id}"})
+        return found
+
+    def filters(request: Request) -> MatchFilter:
+        q = request.query_params
+        try:
+            return MatchFilter.parse(q.get("player"), q.get("from"), q.get("to"), q.get("status"),
+                                     q.get("page"))
+        except ValueError as e:
+            raise HTTPException(422, {"code": "malformed", "message": str(e)}) from None
+
+    @router.get("/login")
+    def login_form(request: Request) -> Response:
+        return _render(request, "login.html", error=False)
+
+    @router.post("/login")
+    async def login(request: Request) -> Response:
+        body = (await request.body())[:4096].decode("utf-8", "replace")
+        given = (parse_qs(body).get("token") or [""])[0]
+        if not auth.token_ok(given):
+            return _render(request, "login.html", status=401, error=True)
+        resp = RedirectResponse("/admin", status_code=303)
+        resp.set_cookie(COOKIE, auth.cookie_value(), max_age=COOKIE_MAX_AGE, httponly=True,
+                        samesite="strict", path="/admin", secure=request.url.scheme == "https")
+        return resp
+
+    @router.post("/logout")
+    def logout() -> Response:
+        resp = RedirectResponse("/admin/login", status_code=303)
+        resp.delete_cookie(COOKIE, path="/admin")
+        return resp
+
+    @router.get("")
+    def match_list(request: Request) -> Response:
+        if (redirect := page_guard(request)) is not None:
+            return redirect
+        q = request.query_params
+        try:
+            f = MatchFilter.parse(q.get("player"), q.get("from"), q.get("to"), q.get("status"), q.get("page"))
+            problem = None
+        except ValueError as e:
+            f, problem = MatchFilter(), str(e)
+        with sessions() as s:
+            items, more = list_matches(s, f)
+        base = {k: v for k, v in q.items() if k != "page" and v}
+        return _render(request, "matches.html", status=422 if problem else 200, matches=items, more=more,
+                       problem=problem, statuses=STATUSES, q=q, page=f.page,
+                       prev_url=f"/admin?{urlencode({**base, 'page': f.page - 1})}" if f.page > 1 else None,
+                       next_url=f"/admin?{urlencode({**base, 'page': f.page + 1})}" if more else None)
+
+    @router.get("/matches/{match_id}")
+    def match_detail(request: Request, match_id: int) -> Response:
+        if (redirect := page_guard(request)) is not None:
+            return redirect
+        item, record = load(match_id)
+        try:
+            log, state = action_log(record), final_state(record)
+        except ReplayError as e:
+            log, state = [], {"ok": False, "error": {"index": None, "code": "malformed", "message": str(e)}}
+        return _render(request, "match.html", match=item, record=record, log=log, state=state)
+
+    @router.get("/matches/{match_id}/record")
+    def match_record(request: Request, match_id: int) -> Response:
+        if (redirect := page_guard(request)) is not None:
+            return redirect
+        return _record_response(match_id, load(match_id)[1])
+
+    @router.get("/matches/{match_id}/replay")
+    def replay_viewer(request: Request, match_id: int) -> Response:
+        if (redirect := page_guard(request)) is not None:
+            return redirect
+        item, record = load(match_id)
+        raw = request.query_params.get("step")
+        total = len(record.get("actions") or [])
+        try:
+            i = int(raw) if raw else total
+            shown = step(record, i)
+        except (ValueError, ReplayError) as e:
+            raise HTTPException(404, {"code": "not_found", "message": str(e)}) from None
+        return _render(request, "replay.html", match=item, players=record.get("players") or [],
+                       shown=shown, state=shown["state"], last=total)
+
+    @router.get("/api/matches")
+    def api_list(request: Request) -> Json:
+        api_guard(request)
+        f = filters(request)
+        with sessions() as s:
+            items, more = list_matches(s, f)
+        return {"matches": items, "page": f.page, "more": more}
+
+    @router.get("/api/matches/{match_id}")
+    def api_detail(request: Request, match_id: int) -> Json:
+        api_guard(request)
+        item, record = load(match_id)
+        try:
+            log, state = action_log(record), final_state(record)
+        except ReplayError as e:
+            raise HTTPException(500, {"code": "bad_record", "message": str(e)}) from None
+        return {**item, "options": record.get("options"), "first_dealer": record.get("first_dealer"),
+                "rounds": state["rounds"], "final": state, "log": log}
+
+    @router.get("/api/matches/{match_id}/record")
+    def api_record(request: Request, match_id: int) -> Response:
+        api_guard(request)
+        return _record_response(match_id, load(match_id)[1])
+
+    @router.get("/api/matches/{match_id}/replay/{step_no}")
+    def api_step(request: Request, match_id: int, step_no: int) -> Response:
+        api_guard(request)
+        _, record = load(match_id)
+        try:
+            return JSONResponse(step(record, step_no))
+        except ReplayError as e:
+            raise HTTPException(404, {"code": "not_found", "message": str(e)}) from None
+
+    return router
