@@ -92,6 +92,13 @@ class Plan:
         lays = [a for a in legal if isinstance(a, Play) and not a.capture]
         return min(lays, key=lambda a: VALUE[a.card])
 
+    def pack_position(self, drawn: str) -> int:
+        """The cut position that draws *drawn* from the current shuffle (R8: the drawn card is
+        ``deck[k]``), to follow a random cut chosen by the server."""
+        deck = self.state.deck
+        assert deck is not None
+        return [CODE[c] for c in deck].index(drawn)
+
     def step(self, action: Action) -> list[dict[str, Any]]:
         """Apply *action* to the shadow state; return its events and note what happened."""
         self.state, events = apply(self.state, action)

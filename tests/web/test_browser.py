@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dineri.engine import CODE, Claim, Cut, Keep, Play, TableDrawn
+from dineri.engine import CODE, Claim, Cut, Keep, Play, TableDrawn, is_legal_capture
 from tests.web.plan import Plan, decks_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -117,12 +117,33 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any) -
     for p in pages:
         p.locator("#board").wait_for(state="visible")
     n = 0
-    shot = False
+    shot = tried_illegal = random_cut = False
     while (seat := plan.actor()) is not None:
         for i, p in enumerate(pages):
             _wait_synced(p, plan, i)
         action = plan.choose()
-        _perform(pages[seat], action, use_keyboard=n % 3 == 0)
+        if isinstance(action, Cut) and plan.state.round == 2:
+            # A random cut: the server picks the position; the drawn card tells which (R8).
+            pages[seat].click("#cut-random")
+            pages[seat].wait_for_function("document.body.dataset.phase === 'cut_choice'")
+            drawn = pages[seat].evaluate("document.body.dataset.drawn")
+            action = Cut(seat, plan.pack_position(drawn))
+            random_cut = True
+        elif isinstance(action, Play) and not tried_illegal:
+            deal = plan.state.deal
+            assert deal is not None
+            if not is_legal_capture(action.card, deal.table, deal.table):
+                # Taking the whole table with this card is illegal: the page explains why.
+                tried_illegal = True
+                _perform(pages[seat], Play(seat, action.card, deal.table), use_keyboard=False)
+                err = pages[seat].locator("#error")
+                err.wait_for(state="visible")
+                pages[seat].wait_for_function("document.getElementById('error').textContent !== ''")
+                assert err.inner_text().startswith("Those cards cannot be taken with that card")
+                _wait_synced(pages[seat], plan, seat)
+            _perform(pages[seat], action, use_keyboard=n % 3 == 0)
+        else:
+            _perform(pages[seat], action, use_keyboard=n % 3 == 0)
         events = plan.step(action)
         n += 1
         if not shot and plan.state.round == 1 and len(plan.state.deal.table if plan.state.deal else ()) >= 3 \
@@ -139,6 +160,7 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any) -
                     if plan.actor() is not None:
                         p.click("#summary-close")
     assert plan.seen >= {"cut", "sum", "claim", "chkobba"}
+    assert tried_illegal and random_cut
     winner = plan.state.winner
     assert winner is not None
     assert "You win the match!" in pages[winner].locator("#summary-h").inner_text()
@@ -148,4 +170,12 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any) -
     link.wait_for(state="visible")
     record = amira.request.get(link.get_attribute("href"))
     assert record.ok and record.json()["format"] == "dineri-match/1"
+    # Rematch: Amira opens a new table with the same options; Youssef is offered to join it.
+    amira.click("#rematch-btn")
+    amira.wait_for_url(re.compile(r"/t/(?!" + table_id + r")[A-Za-z0-9_-]+"))
+    youssef.click("#summary-close")
+    youssef.locator(".rematch-link").click()
+    youssef.wait_for_url(amira.url.split("?")[0] + "*")
+    youssef.click('#setup-seats button[data-seat="1"]')
+    amira.wait_for_function("!document.getElementById('start-match').disabled")
     assert console.errors == []

@@ -267,7 +267,9 @@
         showRoundSummary(ev.result, ev.scores);
         break;
       case "game_over":
-        log(fmt(_("Game over: {side} wins the game, {a} to {b}."), { side: sideName(ev.winner), a: ev.scores[0], b: ev.scores[1] }));
+        var line = fmt(_("Game over: {side} wins the game, {a} to {b}."), { side: sideName(ev.winner), a: ev.scores[0], b: ev.scores[1] });
+        log(line);
+        if ($("summary").open) { $("summary-body").appendChild(el("p", { class: "result game-result", text: line })); }
         break;
       case "forfeit": log(auto(ev, fmt(_("{name} leaves the match: that side forfeits."), { name: who }))); break;
       case "match_over":
