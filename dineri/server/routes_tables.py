@@ -138,7 +138,10 @@ async def seat_bot(table_id: str, body: BotRequest, player: PlayerDep, services:
     launcher = services.bot_launcher
     if launcher is None:
         raise HTTPException(501, {"code": "not_available", "message": "computer opponents are not available"})
-    await launcher(sess, body.seat)
+    try:
+        await launcher(sess, body.seat)
+    except Refused as e:
+        raise _refused(e) from None
     return sess.info(with_code=True)
 
 

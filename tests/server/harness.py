@@ -95,6 +95,7 @@ class Api:
     def player(self, name: str) -> dict[str, Any]:
         r = self.http.post("/api/players", json={"name": name})
         assert r.status_code == 201, r.text
+        self.http.cookies.clear()  # each call names its player with a bearer token
         return dict(r.json())
 
     def call(self, method: str, path: str, player: dict[str, Any] | None = None, **kw: Any) -> httpx.Response:
