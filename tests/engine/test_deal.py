@@ -210,12 +210,12 @@ def test_r9_table_two_seats_order() -> None:
     (3, {0: (0, 3), 1: (3, 6), 2: (6, 9), "table": (9, 13), 3: (13, 16)}),
     (1, {2: (0, 3), 3: (3, 6), 0: (6, 9), "table": (9, 13), 1: (13, 16)}),
 ])
-def test_r9_keep_four_seats_order(dealer: int, expect: dict[object, tuple[int, int]]) -> None:
+def test_r9_keep_four_seats_order(dealer: int, expect: dict[int | str, tuple[int, int]]) -> None:
     c = _split(SIXTEEN)
     cutter = (dealer + 1) % 4
     state, _ = run(start([(SIXTEEN,)], seats=4, first_dealer=dealer), f"{cutter} cut 0", f"{cutter} keep")
     for who, (a, b) in expect.items():
-        got = table(state) if who == "table" else hands(state)[int(str(who))]
+        got = hands(state)[who] if isinstance(who, int) else table(state)
         assert got == c[a:b], who
     assert summary(state)["deck_left"] == 24
 
@@ -225,12 +225,12 @@ def test_r9_keep_four_seats_order(dealer: int, expect: dict[object, tuple[int, i
     (3, {"table": (0, 4), 0: (4, 7), 1: (7, 10), 2: (10, 13), 3: (13, 16)}),
     (0, {"table": (0, 4), 1: (4, 7), 2: (7, 10), 3: (10, 13), 0: (13, 16)}),
 ])
-def test_r9_table_four_seats_order(dealer: int, expect: dict[object, tuple[int, int]]) -> None:
+def test_r9_table_four_seats_order(dealer: int, expect: dict[int | str, tuple[int, int]]) -> None:
     c = _split(SIXTEEN)
     cutter = (dealer + 1) % 4
     state, _ = run(start([(SIXTEEN,)], seats=4, first_dealer=dealer), f"{cutter} cut 0", f"{cutter} table")
     for who, (a, b) in expect.items():
-        got = table(state) if who == "table" else hands(state)[int(str(who))]
+        got = hands(state)[who] if isinstance(who, int) else table(state)
         assert got == c[a:b], who
     assert summary(state)["deck_left"] == 24
 

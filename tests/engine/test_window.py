@@ -137,7 +137,8 @@ def test_r21_window_stays_open_across_a_later_deal() -> None:
 
 def test_r21_window_closes_when_the_round_ends() -> None:
     actions = sweep_actions()
-    actions[-1] = actions[-1].split()[0] + " play " + actions[-1].split()[2]  # the last card is laid
+    assert actions[-1] == "0 play KS KH"
+    actions[-1] = "0 play KS"  # the last card is laid where it could have taken KH
     state, _ = run(start([SWEEP_PREFIX, ()], target=31), *actions)
     assert state.round == 2 and state.phase == "cut"
     assert refuse(state, "1 claim KS KH").code == "wrong_phase"
