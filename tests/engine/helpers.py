@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 
 from dineri.engine import (
+    CODE,
     FULL_DECK,
     Action,
     Card,
@@ -149,13 +150,17 @@ def lay_first(state: MatchState) -> tuple[MatchState, list[Event]]:
 
 
 def capture_first(state: MatchState) -> tuple[MatchState, list[Event]]:
-    """The seat to play makes its first legal capture, or lays its first card if it has none."""
+    """The seat to play makes a legal capture (with its first card that can, taking the lowest
+    cards), or lays its first card if it has none."""
     assert state.phase == "play" and state.turn is not None
-    for act in legal_actions(state, state.turn):
-        if isinstance(act, Play) and act.capture:
-            new, events = apply(state, act)
-            return new, events
-    return lay_first(state)
+    captures = [a for a in legal_actions(state, state.turn) if isinstance(a, Play) and a.capture]
+    if not captures:
+        return lay_first(state)
+    # the first in a fixed order, so a game does not depend on the enumeration's order
+    hand = summary(state)["hands"][state.turn]
+    first = min(captures, key=lambda a: (hand.index(CODE[a.card]), sorted(a.capture)))
+    new, events = apply(state, first)
+    return new, events
 
 
 def finish_round(state: MatchState, *, choice: str = "keep") -> tuple[MatchState, list[Event]]:

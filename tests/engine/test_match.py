@@ -78,7 +78,7 @@ def test_r31_equal_at_or_over_target_plays_another_round(scores: tuple[int, int]
     assert game_winner(scores, Options(2, target, 1)) is None
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(2, 21), (4, 13)])
+@pytest.mark.parametrize(("seats", "seed"), [(2, 38), (4, 13)])
 def test_r31_live_equal_scores_play_another_round(seats: int, seed: int) -> None:
     # Seeds found by search: the match reaches equal scores at or over 11 after a round.
     state = new_match(Options(seats, 11, 1), 0, [shuffled(seed * 100 + i) for i in range(60)])
