@@ -1,0 +1,103 @@
+"""Bots at a real server (issue 3, item 8): a ``dineri bot`` process against a computer opponent
+seated by the host (``POST /api/tables/{id}/bots``), a whole match on stacked decks.
+
+The bot process downloads the record as a player after the end; it must replay (``dineri
+replay``) to the very result every client was shown, and verify (``dineri verify``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.driver import stacked_decks
+from tests.server.harness import ROOT, Api, Client, Server
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    db = tmp_path_factory.mktemp("bot") / "dineri.db"
+    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(srv)
+    yield srv, api
+    api.http.close()
+    srv.stop()
+
+
+def dineri(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dineri.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_bot_process_against_computer_opponents(live: tuple[Server, Api], tmp_path: Path, seats: int) -> None:
+    srv, api = live
+    host = api.player("Host")
+    table = api.table(host, seats=seats)
+    # The host seats computers everywhere but seat 0.
+    for seat in range(1, seats):
+        r = api.call("POST", f"/api/tables/{table['id']}/bots", host, json={"seat": seat})
+        assert r.status_code == 200, r.text
+    info = api.call("GET", f"/api/tables/{table['id']}").json()
+    assert [s["player"] is not None for s in info["seats"]] == [False] + [True] * (seats - 1)
+    record_path = tmp_path / "record.json"
+    args = ["bot", f"{srv.base}/t/{table['id']}", "--seat", "0", "--strategy", "random", "--seed", "3",
+            "--record", str(record_path)]
+    proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while api.call("GET", f"/api/tables/{table['id']}").json()["seats"][0]["player"] is None:
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+
+        async def watch() -> dict:
+            spectator = await Client(srv, table["id"]).connect()
+            r = api.start(host, table, first_dealer=0, decks=stacked_decks(random.Random(seats)))
+            assert r.status_code == 200, r.text
+            over = await spectator.wait_for(
+                lambda f: f["type"] == "event" and f["event"]["type"] == "match_over", timeout=240)
+            final = await spectator.wait_for(lambda f: f["type"] == "view" and f["seq"] >= over["seq"])
+            await spectator.close()
+            return {"over": over["event"], "view": final["view"]}
+        seen = asyncio.run(watch())
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["winner"] == seen["over"]["winner"] and summary["refused"] == 0
+    rep = dineri("replay", str(record_path))
+    assert rep.returncode == 0, rep.stderr
+    result = json.loads(rep.stdout)
+    assert result["ok"] and result["phase"] == "over"
+    for key in ("winner", "games_won", "scores", "rounds"):
+        assert result[key] == seen["view"][key], key
+    ver = dineri("verify", str(record_path))
+    assert ver.returncode == 0 and ver.stdout.startswith("OK"), ver.stdout + ver.stderr
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert record["players"][1:] == ["Bot (greedy)"] * (seats - 1)
+
+
+def test_only_the_host_seats_a_computer_on_a_free_seat(live: tuple[Server, Api]) -> None:
+    _, api = live
+    host, guest = api.player("Host"), api.player("Guest")
+    table = api.table(host)
+    path = f"/api/tables/{table['id']}/bots"
+    assert api.call("POST", path, guest, json={"seat": 1}).status_code == 403
+    assert api.call("POST", path, host, json={"seat": 1}).status_code == 200
+    taken = api.call("POST", path, host, json={"seat": 1})
+    assert taken.status_code == 409 and taken.json()["detail"]["code"] == "seat_taken"
