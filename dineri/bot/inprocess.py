@@ -95,6 +95,8 @@ class BotLauncher:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         unsubscribe = sess.fanout.subscribe(f"table:{sess.id}", queue.put_nowait)
         memory = SeatMemory(seat=seat)
+        row = sess.seat_rows.get(seat)
+        me = row.player_id if row is not None else None
         present = False
         try:
             view = sess.view_for(seat)
@@ -109,6 +111,8 @@ class BotLauncher:
                         return
                     await self._move(sess, seat, view, memory, rng, seq)
                 bundle = await queue.get()
+                if not _still_seated(bundle.get("table") or {}, seat, me):
+                    return  # the host removed the computer before the start
                 for _seq, event in bundle.get("events", []):
                     memory.on_event(event)
                 views = bundle.get("views")
@@ -136,3 +140,11 @@ class BotLauncher:
                 continue
             log.info("bot at %s seat %s refused: %s", sess.id, seat, reply)
             return
+
+
+def _still_seated(table: dict[str, Any], seat: int, player_id: str | None) -> bool:
+    """True while the table info still shows ``player_id`` in ``seat``."""
+    for row in table.get("seats", []):
+        if row.get("seat") == seat:
+            return bool(row.get("player_id") == player_id)
+    return True  # a bundle without seat info says nothing about it

@@ -101,3 +101,15 @@ def test_only_the_host_seats_a_computer_on_a_free_seat(live: tuple[Server, Api])
     assert api.call("POST", path, host, json={"seat": 1}).status_code == 200
     taken = api.call("POST", path, host, json={"seat": 1})
     assert taken.status_code == 409 and taken.json()["detail"]["code"] == "seat_taken"
+
+
+def test_a_removed_computer_frees_its_seat_for_another(live: tuple[Server, Api]) -> None:
+    _, api = live
+    host = api.player("Host")
+    table = api.table(host)
+    path = f"/api/tables/{table['id']}"
+    assert api.call("POST", f"{path}/bots", host, json={"seat": 1}).status_code == 200
+    assert api.call("DELETE", f"{path}/seats/1", host).status_code == 200
+    assert api.call("GET", path).json()["seats"][1]["player"] is None
+    assert api.call("POST", f"{path}/bots", host, json={"seat": 1}).status_code == 200
+    assert api.call("GET", path).json()["seats"][1]["player"] == "Bot (greedy)"
