@@ -1,0 +1,82 @@
+"""The admin pages in a real browser (issue 4 item 3): log in, open a played match's replay,
+step with the keyboard (arrows mirrored in Arabic), no console errors, phone size."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.admin.conftest import TOKEN
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def step_of(url: str) -> int:
+    m = re.search(r"step=(\d+)", url)
+    assert m, url
+    return int(m.group(1))
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_login_and_step_through_a_replay_by_keyboard(browser: Any, played: dict[str, Any], lang: str) -> None:
+    base = played["server"].base
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_cookies([{"name": "dineri_lang", "value": lang, "url": base}])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(base + "/admin")
+        assert page.url.endswith("/admin/login")
+        page.fill("#token", "wrong")
+        page.press("#token", "Enter")
+        page.wait_for_selector(".error")
+        errors.clear()  # the refused login answers 401, which the console reports
+        page.fill("#token", TOKEN)
+        page.press("#token", "Enter")
+        page.wait_for_url(base + "/admin")
+        row = page.locator('tr.match:has(td.players:has-text("Greedy"))').first
+        row.locator('a[href$="replay?step=0"]').click()
+        page.wait_for_url(re.compile(r"step=0$"))
+        assert page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
+        forward = "ArrowLeft" if lang == "ar" else "ArrowRight"
+        back = "ArrowRight" if lang == "ar" else "ArrowLeft"
+        for expected in (1, 2, 3):
+            page.keyboard.press(forward)
+            page.wait_for_url(re.compile(rf"step={expected}$"))
+        page.keyboard.press(back)
+        page.wait_for_url(re.compile(r"step=2$"))
+        # at step 2 the cut and the keep/table choice are done: hands are dealt and shown
+        assert page.locator("td.hand .card").count() > 0
+        page.keyboard.press("End")
+        page.wait_for_url(lambda url: step_of(url) > 3)
+        last = step_of(page.url)
+        assert last > 3 and page.locator("#phase").inner_text() == "over"
+        page.keyboard.press(forward)  # nothing after the last step
+        page.wait_for_timeout(300)
+        assert step_of(page.url) == last
+        page.keyboard.press("Home")
+        page.wait_for_url(re.compile(r"step=0$"))
+        assert errors == []
+    finally:
+        ctx.close()
