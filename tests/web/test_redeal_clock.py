@@ -18,8 +18,9 @@ def _seated_pages(browser: Any, base: str, console: Any, clock: int, decks: list
     ctxs = [browser.new_context(viewport=PHONE, base_url=base, locale="en") for _ in range(2)]
     for ctx, name in zip(ctxs, ("Leila", "Karim"), strict=True):
         assert ctx.request.post("/api/players", data={"name": name}).ok
+    options = {"seats": 2, "target": 11, "best_of": 1}
     t = ctxs[0].request.post("/api/tables", data={"game": "chkobba", "public": True, "clock": clock,
-                                                   "options": {"seats": 2, "target": 11, "best_of": 1}}).json()
+                                                   "options": options}).json()
     for seat, ctx in enumerate(ctxs):
         assert ctx.request.post(f"/api/tables/{t['id']}/seats", data={"seat": seat}).ok
     r = ctxs[0].request.post(f"/api/tables/{t['id']}/start", data={"first_dealer": 1, "decks": decks})
@@ -63,11 +64,12 @@ def test_redeal_refused_then_accepted(browser: Any, server: str, console: Any) -
 
 
 def test_turn_clock_is_shown(browser: Any, server: str, console: Any) -> None:
-    leila, karim = _seated_pages(browser, server, console, 60, decks_for(8, 2))
+    _leila, karim = _seated_pages(browser, server, console, 60, decks_for(8, 2))
     badge = karim.locator('.seat[data-seat="0"] .badge.clock')
     badge.wait_for(state="visible")
     karim.wait_for_function(
-        "() => /^\\d+ s left$/.test(document.querySelector('.seat[data-seat=\"0\"] .badge.clock').textContent)")
+        "() => /^\\d+ s left$/.test("
+        "document.querySelector('.seat[data-seat=\"0\"] .badge.clock').textContent)")
     seconds = int(badge.inner_text().split()[0])
     assert 50 <= seconds <= 60
     assert console.errors == []
