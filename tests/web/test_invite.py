@@ -1,0 +1,64 @@
+"""A private table through the pages: the host creates it, shares the invitation link, a
+guest without a name follows it, picks a name and sits; the host removes and re-admits
+the guest, starts, and sees the guest as away when the guest's page closes."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+PHONE = {"width": 360, "height": 740}
+
+
+def test_private_table_by_invitation(browser: Any, server: str, console: Any) -> None:
+    host_ctx = browser.new_context(viewport=PHONE, base_url=server, locale="fr")
+    host = console.watch(host_ctx.new_page())
+    host.goto("/")
+    host.fill("#name-input", "Nour")
+    host.click("#name-form button[type=submit]")
+    host.wait_for_function("document.getElementById('name-status').textContent.includes('Nour')")
+    host.check('input[name="public"][value="0"]')
+    host.check('input[name="clock"][value="30"]')
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+\?code="))
+    link = host.locator("#invite-link").input_value()
+    assert re.search(r"/join/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$", link)
+    assert "privée" in host.locator("#setup-options").inner_text()
+    assert "30 s par tour" in host.locator("#setup-options").inner_text()
+    # The table is not in anyone's lobby.
+    table_id = host.url.split("/t/")[1].split("?")[0]
+    lobby = browser.new_context(viewport=PHONE, base_url=server).new_page()
+    lobby.goto("/")
+    lobby.wait_for_timeout(500)
+    assert lobby.locator(f'.lobby-table[data-table="{table_id}"]').count() == 0
+    lobby.context.close()
+
+    guest_ctx = browser.new_context(viewport=PHONE, base_url=server, locale="ar")
+    guest = console.watch(guest_ctx.new_page())
+    guest.goto(link)
+    assert guest.get_attribute("html", "dir") == "rtl"
+    guest.fill("#name-input", "Sami")
+    guest.click("#join-name-form button[type=submit]")
+    guest.wait_for_url(re.compile(r"/t/" + table_id + r"\?code="))
+    guest.click('#setup-seats button[data-seat="1"]')
+    # The host sees the guest, removes him, and he sits again.
+    remove = host.locator(".setup-seat button.danger")
+    remove.wait_for(state="visible")
+    remove.click()
+    guest.locator('#setup-seats button[data-seat="1"]').wait_for(state="visible")
+    guest.click('#setup-seats button[data-seat="1"]')
+    host.wait_for_function("!document.getElementById('start-match').disabled")
+    host.click("#start-match")
+    for p in (host, guest):
+        p.wait_for_function("document.body.dataset.phase === 'cut'")
+    # The clock runs for the cutter (the dealer is drawn at random, so either seat).
+    host.locator(".badge.clock").wait_for(state="visible")
+    guest_ctx.close()
+    away = host.locator('.seat[data-seat="1"] .badge.away')
+    away.wait_for(state="visible")
+    assert away.inner_text() == "Absent"
+    host_ctx.close()
+    assert console.errors == []
