@@ -166,8 +166,10 @@ class TableSession:
     # --- broadcasting --------------------------------------------------------------------
 
     async def _broadcast(self, events: list[tuple[int, dict[str, Any]]], *,
-                         ack: dict[str, Any] | None = None, views: bool = True) -> None:
-        bundle: dict[str, Any] = {"seq": self.last_seq, "events": events, "table": self.info(), "ack": ack}
+                         ack: dict[str, Any] | None = None, views: bool = True,
+                         table_changed: bool = True) -> None:
+        bundle: dict[str, Any] = {"seq": self.last_seq, "events": events, "table": self.info(), "ack": ack,
+                                  "table_changed": table_changed}
         if views and self.match is not None:
             bundle["views"] = {str(i): self.match.seat_view(i) for i in range(self.seats)}
             bundle["spectator"] = self.match.spectator_view()
@@ -329,22 +331,24 @@ class TableSession:
             log.info("match over", extra={"table": self.id, "match": match_id, "result": result})
         return (ack or {"type": "ack", "id": None, "seq": seqs[-1]}), True
 
-    async def post_event(self, event: dict[str, Any], *, views: bool = False) -> int:
-        """Store and broadcast a service event (chat, away, back); returns its number."""
+    async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
+        """Store and broadcast a service event (chat, away, back); returns its number.
+        ``table_changed``: the table info changed too (a ``table`` message follows the event)."""
         def write(s: Session) -> list[int]:
             t = repo.get_table(s, self.id, lock=True)
             assert t is not None
             return repo.append_events(s, t, [event])
         seqs = await self._db(write)
         self.last_seq = seqs[-1]
-        await self._broadcast([(seqs[-1], event)], views=views)
+        await self._broadcast([(seqs[-1], event)], views=False, table_changed=table_changed)
         return seqs[-1]
 
     async def chat(self, seat: int, text: str) -> int:
         """A chat line from ``seat`` (already validated); returns its event number."""
         async with self.lock:
             name = self.seat_rows[seat].name if seat in self.seat_rows else "?"
-            return await self.post_event({"type": "chat", "seat": seat, "name": name, "text": text})
+            return await self.post_event({"type": "chat", "seat": seat, "name": name, "text": text},
+                                         table_changed=False)
 
     async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]]:
         """Stored events numbered above ``after``."""

@@ -71,7 +71,7 @@ class Connection:
         if self.dropped:
             return
         self.dropped = True
-        log.info("slow client dropped", extra={"conn": self.id})
+        log.info("slow client dropped", extra={"conn": self.id, "queued": self.queue.qsize()})
         while not self.queue.empty():
             self.queue.get_nowait()
         asyncio.get_running_loop().create_task(self._close(1013))
@@ -88,7 +88,8 @@ class Connection:
                 if frame is None or self.dropped:
                     return
                 await self.ws.send_text(frame)
-        except Exception:  # the socket went away; the receive loop ends the connection
+        except Exception as e:  # the socket went away; the receive loop ends the connection
+            log.info("send failed", extra={"conn": self.id, "error": repr(e)})
             return
 
     def start(self) -> None:
@@ -189,7 +190,7 @@ class TableClient:
             view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]
             self.conn.send({"type": "view", "seq": bundle["seq"], "seat": seat, "view": view,
                             "table": bundle["table"]})
-        else:
+        elif bundle.get("table_changed", True):
             self.conn.send({"type": "table", "table": bundle["table"]})
         ack = bundle.get("ack")
         if ack and ack.get("conn") == self.conn.id:
@@ -201,7 +202,9 @@ class TableClient:
         async with sess.lock:
             last = sess.last_seq
             after = msg.last_event
-            window = self.services.settings.resume_window
+            # Missed events go through the bounded send queue: replay only as many as fit easily.
+            settings = self.services.settings
+            window = min(settings.resume_window, settings.send_queue_size // 2)
             resume = after is not None and after <= last and last - after <= window
             missed = await sess.events_after(after) if resume and after is not None else []
             seat = self.seat()

@@ -1,0 +1,161 @@
+"""Socket limits (issue 3, item 9): frame size, message rate, Origin, slow clients dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from tests.server.harness import Api, Client, Server, is_event
+from tests.server.rawws import open_raw, send_text
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(scope="module")
+def server_slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    db: Path = tmp_path_factory.mktemp("slow") / "s.db"
+    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="100000", DINERI_SEND_QUEUE_SIZE="64").start()
+    api = Api(srv)
+    yield srv, api
+    srv.stop()
+    api.http.close()
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    db: Path = tmp_path_factory.mktemp("strict") / "s.db"
+    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5", DINERI_MAX_MESSAGE_BYTES="1024",
+                 DINERI_ALLOWED_ORIGINS="http://allowed.example").start()
+    api = Api(srv)
+    yield srv, api
+    srv.stop()
+    api.http.close()
+
+
+def test_oversized_frame_closes_the_socket(strict: tuple[Server, Api]) -> None:
+    srv, api = strict
+
+    async def run() -> None:
+        table, players = api.full_table(["A", "B"], first_dealer=0)
+        c = await Client(srv, table["id"], players[0]["token"]).connect()
+        await c.send({"type": "chat", "text": "x" * 150, "pad": "y" * 2000})
+        err = await c.wait_for(lambda f: f["type"] == "error")
+        assert err["code"] == "too_large"
+        for _ in range(50):
+            if c.closed:
+                break
+            await asyncio.sleep(0.05)
+        assert c.closed and c.ws is not None and c.ws.close_code == 1009
+    asyncio.run(run())
+
+
+def test_message_rate_is_limited(strict: tuple[Server, Api]) -> None:
+    srv, api = strict
+
+    async def run() -> None:
+        table, players = api.full_table(["A", "B"], first_dealer=0)
+        c = await Client(srv, table["id"], players[0]["token"]).connect()
+        await asyncio.sleep(2.5)  # refill the bucket after the hello
+        for _ in range(40):
+            await c.send({"type": "ping"})
+        await c.wait_for(lambda f: f["type"] == "error" and f["code"] == "rate_limited")
+        await asyncio.sleep(0.3)
+        pongs = sum(1 for f in c.frames if f["type"] == "pong")
+        limited = sum(1 for f in c.frames if f.get("code") == "rate_limited")
+        assert 8 <= pongs <= 14 and pongs + limited == 40
+        await c.close()
+    asyncio.run(run())
+
+
+def test_origin_check(strict: tuple[Server, Api]) -> None:
+    srv, api = strict
+
+    async def run() -> None:
+        table, _ = api.full_table(["A", "B"], first_dealer=0)
+        url = f"{srv.ws_base}/ws/tables/{table['id']}"
+        with pytest.raises(InvalidStatus):
+            async with connect(url, origin="http://evil.example"):  # type: ignore[arg-type]
+                pass
+        with pytest.raises(InvalidStatus):
+            async with connect(f"{srv.ws_base}/ws/lobby", origin="http://evil.example"):  # type: ignore[arg-type]
+                pass
+        for origin in ("http://allowed.example", f"http://127.0.0.1:{srv.port}"):
+            async with connect(url, origin=origin) as ws:  # type: ignore[arg-type]
+                await ws.send(json.dumps({"type": "hello"}))
+                assert json.loads(await ws.recv())["type"] == "welcome"
+    asyncio.run(run())
+
+
+class _StuckSocket:
+    """A WebSocket whose peer never reads: every send blocks forever."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed_with: int | None = None
+        self._never = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await self._never.wait()
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed_with = code
+
+
+def test_slow_client_is_dropped_and_never_slows_the_table() -> None:
+    """A client that stops reading fills its bounded queue and is closed with 1013; queuing a
+    frame never waits, so the table's writer is never held up by it."""
+    from dineri.server.ws import Connection
+
+    async def run() -> None:
+        sock = _StuckSocket()
+        conn = Connection(sock, 8)  # type: ignore[arg-type]
+        conn.start()
+        await asyncio.sleep(0.01)
+        t0 = time.monotonic()
+        for i in range(1000):
+            conn.send({"type": "event", "seq": i + 1, "event": {"type": "chat", "text": "x" * 100}})
+        assert time.monotonic() - t0 < 0.5  # 1000 sends never waited on the stuck peer
+        await asyncio.sleep(0.05)
+        assert conn.dropped and sock.closed_with == 1013
+        assert len(sock.sent) <= 1  # at most one frame reached the stuck peer; the rest were dropped
+        assert conn.queue.qsize() == 0
+        await conn.stop()
+    asyncio.run(run())
+
+
+def test_a_dropped_client_resyncs(server_slow: tuple[Server, Api]) -> None:
+    """After a drop the client reconnects with its last event number and catches up."""
+    srv, api = server_slow
+
+    async def run() -> None:
+        table, players = api.full_table(["A", "B"], first_dealer=0)
+        slow = open_raw(srv.port, f"/ws/tables/{table['id']}?token={players[1]['token']}")
+        send_text(slow, json.dumps({"type": "hello", "last_event": None}))
+        fast = await Client(srv, table["id"], players[0]["token"]).connect()
+        for i in range(200):
+            await fast.send({"type": "chat", "text": f"{i} " + "z" * 150})
+            await asyncio.sleep(0.001)
+        await fast.wait_for(lambda f: is_event("chat")(f) and f["event"]["text"].startswith("199 "))
+        slow.close()  # the slow reader gives up and comes back
+        # 200 missed events do not fit its send queue (64): a full view, no replay.
+        again = await Client(srv, table["id"], players[1]["token"]).connect(last_event=2)
+        welcome = next(f for f in again.frames if f["type"] == "welcome")
+        replayed = [f for f in again.frames if f["type"] == "event" and f["seq"] <= welcome["last_event"]]
+        assert welcome["resume"] is False and not replayed
+        assert again.last_view()["view"]["phase"] == "cut"
+        # A few missed events are replayed.
+        last = welcome["last_event"]
+        near = await Client(srv, table["id"], players[1]["token"]).connect(last_event=last - 10)
+        assert [f["seq"] for f in near.frames if f["type"] == "event"][:10] == list(range(last - 9, last + 1))
+        for c in (again, near):
+            await c.close()
+        await fast.close()
+    asyncio.run(run())
