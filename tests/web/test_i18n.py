@@ -131,3 +131,32 @@ def test_template_text_is_translated() -> None:
     assert "Créer une table" in html and "Create a table" not in html
     buf = io.StringIO(html)
     assert '<html lang="fr" dir="ltr">' in buf.getvalue()
+
+
+def _js_error_codes() -> set[str]:
+    text = (ROOT / "dineri" / "static" / "js" / "common.js").read_text(encoding="utf-8")
+    block = text[text.index("var ERRORS = {"):]
+    block = block[:block.index("};")]
+    return set(re.findall(r"^\s+(\w+):", block, re.M))
+
+
+def test_every_error_code_is_explained() -> None:
+    """Every code a player can receive (rule codes of match-record.md, the protocol's service
+    and REST codes) has its own message, so an illegal move is explained in the player's
+    language (issue 4: "An illegal selection is explained")."""
+    from dineri.engine import CODES
+
+    codes = set(CODES)
+    try:
+        from dineri.server.protocol import SERVICE_CODES
+    except ImportError:  # the server package is optional for the page tests
+        SERVICE_CODES = frozenset()
+    codes |= set(SERVICE_CODES)
+    protocol = ROOT / "docs" / "protocol.md"
+    if protocol.exists():
+        doc = protocol.read_text(encoding="utf-8")
+        rest = doc[doc.index("Error codes:"):].split("\n\n")[0] if "Error codes:" in doc else ""
+        codes |= set(re.findall(r"`([a-z_]+)`", rest))
+    assert {"illegal_capture", "no_missed_capture", "not_your_turn"} <= codes
+    missing = codes - _js_error_codes()
+    assert missing == set()

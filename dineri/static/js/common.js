@@ -23,6 +23,40 @@
     });
   }
 
+  // Every error code the server may send (match-record.md's rule codes, docs/protocol.md's
+  // service and REST codes), explained in the page's language.
+  var ERRORS = {
+    malformed: _("That action is not understood."),
+    wrong_phase: _("That cannot be done at this point of the round."),
+    not_your_turn: _("It is not your turn."),
+    card_not_in_hand: _("That card is not in your hand."),
+    card_not_on_table: _("A selected card is not on the table."),
+    illegal_capture: _("Those cards cannot be taken with that card: take one card of the same value, or cards that add up to its value, and a card of the same value always comes before a sum."),
+    no_missed_capture: _("There is no such missed capture to claim."),
+    redeal_not_allowed: _("A redeal cannot be proposed now."),
+    not_seated: _("Spectators cannot play."),
+    no_match: _("The match has not started."),
+    match_over: _("The match is over."),
+    not_over: _("The match record can be downloaded once the match is over."),
+    rate_limited: _("Too many actions at once; wait a moment."),
+    too_large: _("That message is too large."),
+    not_found: _("There is no such table."),
+    forbidden: _("You may not do that."),
+    seat_taken: _("That seat is taken."),
+    table_full: _("The table is full."),
+    not_open: _("The table is no longer open."),
+    not_host: _("Only the host may do that."),
+    seats_not_full: _("Every seat must be taken before the start."),
+    already_seated: _("You already have a seat at this table."),
+    bad_code: _("The invitation code is not valid."),
+    testing_only: _("That option is only for test servers."),
+    not_available: _("That is not available on this server."),
+    unauthenticated: _("Choose a display name on the home page first."),
+    http_401: _("Choose a display name on the home page first."),
+    internal: _("Something went wrong. Try again.")
+  };
+  function explain(code) { return ERRORS[code] || _("Something went wrong. Try again."); }
+
   // Card names (R1, R3). Each full name is its own catalogue entry, so every language
   // words it its own way ("7 of diamonds", "7 de carreau", "سبعة ديناري").
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"];
@@ -179,7 +213,7 @@
   }
 
   window.Dineri = {
-    whoAmI: whoAmI, setName: setName, sockets: sockets,
+    whoAmI: whoAmI, setName: setName, sockets: sockets, explain: explain, ERROR_CODES: Object.keys(ERRORS),
     _: _, fmt: fmt, config: config, cardName: cardName, cardValue: cardValue, cardImg: cardImg,
     el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
   };

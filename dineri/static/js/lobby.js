@@ -7,14 +7,9 @@
   var $ = function (id) { return document.getElementById(id); };
   var me = null;
 
-  var ERRORS = {
-    malformed: _("Please check the form."),
-    http_422: _("A display name has 1 to 24 characters and no control characters."),
-    http_401: _("Choose a display name first."),
-    not_found: _("There is no such table."),
-    testing_only: _("That option is only for test servers.")
-  };
-  function explain(e) { return ERRORS[e.code] || ERRORS["http_" + e.status] || _("Something went wrong. Try again."); }
+  function explain(e) {
+    return e.status === 422 ? _("A display name has 1 to 24 characters and no control characters.") : D.explain(e.code);
+  }
 
   function showMe() {
     $("name-status").textContent = me ? fmt(_("You play as {name}."), { name: me.name }) : _("Choose a display name to play.");

@@ -16,32 +16,7 @@
     socket: null, actionNo: 0, pending: {}, shownRound: null
   };
 
-  var ERRORS = {
-    malformed: _("That action is not understood."),
-    wrong_phase: _("That cannot be done at this point of the round."),
-    not_your_turn: _("It is not your turn."),
-    card_not_in_hand: _("That card is not in your hand."),
-    card_not_on_table: _("A selected card is not on the table."),
-    illegal_capture: _("Those cards cannot be taken with that card: take one card of the same value, or cards that add up to its value, and a card of the same value always comes before a sum."),
-    no_missed_capture: _("There is no such missed capture to claim."),
-    redeal_not_allowed: _("A redeal cannot be proposed now."),
-    not_seated: _("Spectators cannot play."),
-    no_match: _("The match has not started."),
-    match_over: _("The match is over."),
-    rate_limited: _("Too many actions at once; wait a moment."),
-    too_large: _("That message is too large."),
-    not_found: _("There is no such table."),
-    forbidden: _("You may not do that."),
-    seat_taken: _("That seat is taken."),
-    table_full: _("The table is full."),
-    not_open: _("The table is no longer open."),
-    not_host: _("Only the host may do that."),
-    seats_not_full: _("Every seat must be taken before the start."),
-    already_seated: _("You already have a seat at this table."),
-    bad_code: _("The invitation code is not valid."),
-    http_401: _("Choose a display name on the home page first.")
-  };
-  function explain(code) { return ERRORS[code] || _("Something went wrong. Try again."); }
+  var explain = D.explain;
   function showError(code) { $("error").textContent = code ? explain(code) : ""; }
 
   // ---- names and sides -------------------------------------------------------------
@@ -183,8 +158,7 @@
         S.table = msg.table;
         if (msg.seat !== null && msg.seat !== undefined) { S.seat = msg.seat; }
         S.view = msg.view;
-        $("setup").hidden = msg.table.status === "open";
-        $("setup").hidden = !(msg.table.status === "open");
+        $("setup").hidden = msg.table.status !== "open";
         $("board").hidden = msg.table.status === "open" || !msg.view;
         if (msg.table.status === "open") { renderSetup(); }
         if (msg.view) { render(); }
@@ -354,14 +328,17 @@
 
   function showRecordLink() {
     if (S.seat === null || S.seat === undefined) { return; }
-    var a = $("record-link");
-    a.href = tablePath() + "/record";
-    a.setAttribute("download", "dineri-" + tableId + ".json");
-    a.hidden = false;
+    ["record-link", "record-board"].forEach(function (id) {
+      var a = $(id);
+      a.href = tablePath() + "/record";
+      a.setAttribute("download", "dineri-" + tableId + ".json");
+      a.hidden = false;
+    });
+    $("rematch-board").hidden = false;
   }
 
   $("summary-close").addEventListener("click", function () { $("summary").close(); });
-  $("rematch-btn").addEventListener("click", function () {
+  function rematch() {
     var t = S.table;
     D.api("POST", EP.tables, { game: t.game, options: t.options, public: t.public, clock: t.clock })
       .then(function (nt) {
@@ -371,7 +348,9 @@
             location.href = "/t/" + nt.id + (nt.code ? "?code=" + encodeURIComponent(nt.code) : "");
           });
       }).catch(fail);
-  });
+  }
+  $("rematch-btn").addEventListener("click", rematch);
+  $("rematch-board").addEventListener("click", rematch);
 
   // ---- rendering the board ---------------------------------------------------------
   function rel(seat) { return (seat - (S.seat === null || S.seat === undefined ? 0 : S.seat) + n()) % n(); }
@@ -509,6 +488,7 @@
     $("play-controls").hidden = !(myTurn && v.phase === "play");
     $("redeal-btn").hidden = !canProposeRedeal(v);
     $("forfeit-btn").hidden = !me || v.phase === "over";
+    if (me && v.phase === "over") { showRecordLink(); }
 
     var sel = [];
     if (S.hand) { sel.push(fmt(_("Your card: {card}"), { card: D.cardName(S.hand) })); }
