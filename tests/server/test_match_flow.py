@@ -94,3 +94,27 @@ def test_no_card_leaks_over_many_random_matches(server: Server, api: Api) -> Non
                 await c.close()
         assert checked > 1000
     asyncio.run(run())
+
+
+def test_leak_check_catches_a_hidden_card() -> None:
+    """The leak check is not vacuous: an opponent's card or a pack card in a frame fails it."""
+    from dineri import engine
+
+    decks = stacked_decks(random.Random(99), 2)
+    shadow = Shadow.start(2, 11, 1, 0, decks)
+    shadow.apply(1, {"type": "cut", "at": 0}, 3)
+    shadow.apply(1, {"type": "keep"}, 4)
+    deal = shadow.state.deal
+    assert deal is not None
+    opponent = engine.CODE[deal.hands[1][0]]
+    in_pack = engine.CODE[deal.pack[deal.pos]]
+    view = engine.seat_view(shadow.state, 0)
+    assert check_no_leak([{"type": "view", "seq": 4, "view": view}], shadow, 0) == 1
+    for card in (opponent, in_pack):
+        bad = {**view, "table": [*view["table"], card]}
+        with pytest.raises(AssertionError):
+            check_no_leak([{"type": "view", "seq": 4, "view": bad}], shadow, 0)
+        with pytest.raises(AssertionError):
+            check_no_leak([{"type": "event", "seq": 4, "event": {"type": "deal", "table": [card]}}], shadow, 0)
+    with pytest.raises(AssertionError):
+        check_no_leak([{"type": "view", "seq": 4, "view": engine.summary(shadow.state)}], shadow, None)

@@ -1,0 +1,120 @@
+"""Fan-out (in process and through the real Redis) and the committed JSON Schemas."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from pathlib import Path
+
+import pytest
+
+from dineri.fanout import LocalFanout, make_fanout
+from dineri.fanout.redis import RedisFanout
+from dineri.server.protocol import ProtocolError, parse_client
+from dineri.server.schemas import all_schemas, render
+from tests.server.driver import Shadow, check_no_leak, play_out, stacked_decks
+from tests.server.harness import ROOT, Api, Client, Server, is_event
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def test_committed_schemas_are_up_to_date() -> None:
+    folder = ROOT / "docs" / "schemas"
+    expected = all_schemas()
+    for rel, schema in expected.items():
+        path = folder / rel
+        assert path.exists(), f"missing {path}: run `dineri schema`"
+        assert path.read_text(encoding="utf-8") == render(schema), f"stale {path}: run `dineri schema`"
+    committed = {str(p.relative_to(folder)) for p in folder.rglob("*.json")}
+    assert committed == set(expected), "docs/schemas holds a schema no model makes"
+
+
+def test_every_client_message_is_documented() -> None:
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    for rel in all_schemas():
+        name = Path(rel).stem
+        assert f"`{name}`" in doc, f"{name} is not documented in docs/protocol.md"
+
+
+@pytest.mark.parametrize("frame", ['{"type": "hello", "last_event": -1}', '{"type": "nope"}', "[]",
+                                   '{"type": "action", "id": "", "action": {}}',
+                                   '{"type": "chat", "text": ""}', '{"type": "ping", "x": 1}'])
+def test_bad_client_frames_are_malformed(frame: str) -> None:
+    with pytest.raises(ProtocolError) as e:
+        parse_client(frame)
+    assert e.value.code == "malformed"
+
+
+def test_local_fanout_delivers_in_order_and_unsubscribes() -> None:
+    async def run() -> None:
+        f = make_fanout(None)
+        assert isinstance(f, LocalFanout)
+        got: list[int] = []
+        unsub = f.subscribe("t", lambda m: got.append(m["n"]))
+        for i in range(5):
+            await f.publish("t", {"n": i})
+        unsub()
+        await f.publish("t", {"n": 99})
+        assert got == [0, 1, 2, 3, 4]
+    asyncio.run(run())
+
+
+@pytest.mark.redis
+def test_redis_fanout_between_two_processes_worth_of_clients() -> None:
+    async def run() -> None:
+        a, b = RedisFanout(REDIS), RedisFanout(REDIS)
+        await a.start()
+        await b.start()
+        channel = "test:" + secrets.token_hex(4)
+        got_a: list[dict] = []
+        got_b: list[dict] = []
+        a.subscribe(channel, got_a.append)
+        unsub_b = b.subscribe(channel, got_b.append)
+        await a.wait_subscribed()
+        await b.wait_subscribed()
+        for i in range(20):
+            await (a if i % 2 else b).publish(channel, {"n": i, "card": "7D"})
+        for _ in range(100):
+            if len(got_a) == 20 and len(got_b) == 20:
+                break
+            await asyncio.sleep(0.02)
+        assert [m["n"] for m in got_a] == list(range(20)) == [m["n"] for m in got_b]
+        unsub_b()
+        await b.wait_subscribed()
+        await a.publish(channel, {"n": 20})
+        await asyncio.sleep(0.2)
+        assert len(got_b) == 20 and len(got_a) == 21
+        await a.stop()
+        await b.stop()
+    asyncio.run(run())
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(120)
+def test_whole_match_with_redis_fanout(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'r.db'}", DINERI_REDIS_URL=REDIS,
+                 DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(srv)
+    try:
+        async def run() -> None:
+            rng = random.Random(31)
+            decks = stacked_decks(rng)
+            table, players = api.full_table(["Amira", "Youssef"], decks=decks, first_dealer=0)
+            shadow = Shadow.start(2, 11, 1, 0, decks)
+            clients = [await Client(srv, table["id"], p["token"]).connect(last_event=0) for p in players]
+            watcher = await Client(srv, table["id"]).connect(last_event=0)
+            await play_out(shadow, clients, rng)
+            await watcher.wait_for(is_event("reveal"))
+            for seat, c in enumerate(clients):
+                check_no_leak(c.frames, shadow, seat)
+            check_no_leak(watcher.frames, shadow, None)
+            seqs = [f["seq"] for f in watcher.frames if f["type"] == "event"]
+            assert seqs == list(range(1, len(seqs) + 1))
+            for c in [*clients, watcher]:
+                await c.close()
+        asyncio.run(run())
+        assert '"fanout": "redis"' in srv.log_path.read_text()  # the server really used Redis
+    finally:
+        srv.stop()
+        api.http.close()
