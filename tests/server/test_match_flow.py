@@ -106,7 +106,7 @@ def test_leak_check_catches_a_hidden_card() -> None:
     shadow.apply(1, {"type": "keep"}, 4)
     deal = shadow.state.deal
     assert deal is not None
-    opponent = engine.CODE[deal.hands[1][0]]
+    opponent = engine.CODE[deal.hands[1][1]]  # [0] is the drawn card, shown to all (R8)
     in_pack = engine.CODE[deal.pack[deal.pos]]
     view = engine.seat_view(shadow.state, 0)
     assert check_no_leak([{"type": "view", "seq": 4, "view": view}], shadow, 0) == 1
@@ -115,6 +115,7 @@ def test_leak_check_catches_a_hidden_card() -> None:
         with pytest.raises(AssertionError):
             check_no_leak([{"type": "view", "seq": 4, "view": bad}], shadow, 0)
         with pytest.raises(AssertionError):
-            check_no_leak([{"type": "event", "seq": 4, "event": {"type": "deal", "table": [card]}}], shadow, 0)
+            check_no_leak([{"type": "event", "seq": 4, "event": {"type": "deal", "table": [card]}}],
+                          shadow, 0)
     with pytest.raises(AssertionError):
         check_no_leak([{"type": "view", "seq": 4, "view": engine.summary(shadow.state)}], shadow, None)
