@@ -24,6 +24,7 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     host.check('input[name="clock"][value="30"]')
     host.click("#create-form button[type=submit]")
     host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+\?code="))
+    host.wait_for_function("document.getElementById('invite-link').value.includes('/join/')")
     link = host.locator("#invite-link").input_value()
     assert re.search(r"/join/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$", link)
     assert "privée" in host.locator("#setup-options").inner_text()
