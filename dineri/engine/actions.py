@@ -3,6 +3,11 @@
 Each action is a small frozen dataclass. ``auto`` marks an action the server
 made for a player (a turn clock that ran out). :func:`action_from_json` turns a
 record's action object into one, raising ``malformed`` (R18) for any other form.
+
+Speed (``benchmarks/engine.py``): building a frozen dataclass costs about as
+much as applying a move, so the actions that recur (every lay, cut, keep and
+forfeit of each seat, and each capture once seen) are built once and shared;
+they are immutable values, so sharing is invisible except to ``is``.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dineri.engine.cards import Card, card_codes, parse_card
+from dineri.engine.cards import BY_CODE, CODE, Card, card_codes, parse_card
 from dineri.engine.errors import RuleError
 
 
@@ -98,7 +103,44 @@ ACTION_TYPES = (
 )
 
 
+SEATS = range(4)
+#: LAYS[seat][card]: the shared ``Play(seat, card)`` that lays the card (R13, R17).
+LAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, card) for card in range(40)) for seat in SEATS)
+#: CUTS[seat]: the 40 shared ``Cut(seat, at)`` actions (R8).
+CUTS: tuple[tuple[Cut, ...], ...] = tuple(tuple(Cut(seat, at) for at in range(40)) for seat in SEATS)
+KEEPS: tuple[Keep, ...] = tuple(Keep(seat) for seat in SEATS)
+TABLE_DRAWNS: tuple[TableDrawn, ...] = tuple(TableDrawn(seat) for seat in SEATS)
+FORFEITS: tuple[Forfeit, ...] = tuple(Forfeit(seat) for seat in SEATS)
+#: CAPTURE_PLAYS[seat][card][capture]: the shared ``Play(seat, card, capture)``
+#: once built by :func:`capture_play`.
+CAPTURE_PLAYS: tuple[tuple[dict[tuple[Card, ...], Play], ...], ...] = tuple(
+    tuple({} for _ in range(40)) for _ in SEATS
+)
+_CAPTURES_LIMIT = 1 << 12  # captures kept per (seat, card); more are built but not kept
+
+
+def capture_play(seat: int, card: Card, capture: tuple[Card, ...]) -> Play:
+    """The shared ``Play(seat, card, capture)`` (R13–R16) for a seat 0–3 and a card 0–39;
+    built on first use."""
+    memo = CAPTURE_PLAYS[seat][card]
+    play = memo.get(capture)
+    if play is None:
+        play = Play(seat, card, capture)
+        if len(memo) < _CAPTURES_LIMIT:
+            memo[capture] = play
+    return play
+
+
 def _capture_list(raw: object, *, required: bool) -> tuple[Card, ...]:
+    if type(raw) is list and raw:
+        # Fast path for well-formed codes; anything unusual takes the checked path below.
+        try:
+            cards = tuple(map(BY_CODE.__getitem__, raw))
+        except (KeyError, TypeError):
+            pass
+        else:
+            if len(cards) == 1 or len(set(cards)) == len(cards):
+                return cards
     if raw is None and not required:
         return ()
     if not isinstance(raw, list):
@@ -128,8 +170,15 @@ def action_from_json(raw: object, seats: int) -> Action:
         raise RuleError("malformed", "auto must be true or false")
     kind = raw.get("type")
     if kind == "play":
-        card = parse_card(raw.get("card"))
-        return Play(seat, card, _capture_list(raw.get("capture"), required=False), auto)
+        code = raw.get("card")
+        card = BY_CODE.get(code) if type(code) is str else None
+        if card is None:
+            card = parse_card(code)
+        capture = raw.get("capture")
+        capture = () if capture is None else _capture_list(capture, required=False)
+        if auto or not 0 <= seat < 4:
+            return Play(seat, card, capture, auto)
+        return capture_play(seat, card, capture) if capture else LAYS[seat][card]
     if kind == "claim":
         card = parse_card(raw.get("card"))
         return Claim(seat, card, _capture_list(raw.get("capture"), required=True), auto)
@@ -172,11 +221,11 @@ def action_to_json(action: Action) -> dict[str, Any]:
             out["accept"] = accept
         case Claim(card=card, capture=capture):
             out["type"] = "claim"
-            out["card"] = card_codes((card,))[0]
+            out["card"] = CODE[card]
             out["capture"] = card_codes(capture)
         case Play(card=card, capture=capture):
             out["type"] = "play"
-            out["card"] = card_codes((card,))[0]
+            out["card"] = CODE[card]
             if capture:
                 out["capture"] = card_codes(capture)
         case Forfeit():

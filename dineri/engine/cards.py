@@ -30,7 +30,14 @@ CODE: tuple[str, ...] = tuple(RANKS[c % 10] + SUITS[c // 10] for c in FULL_DECK)
 
 SEVEN_OF_DIAMONDS: Card = 6  # sab'a l-hayya (R26)
 
-_BY_CODE = {code: card for card, code in enumerate(CODE)}
+#: BY_CODE[code]: the card of a code in any letter case ("7D", "qh", "Qh" …); a fast
+#: exact lookup for :func:`parse_card` and the record reader.
+BY_CODE: dict[str, Card] = {
+    rank + suit: card
+    for card, code in enumerate(CODE)
+    for rank in {code[0], code[0].lower()}
+    for suit in (code[1], code[1].lower())
+}
 
 
 def parse_card(code: object) -> Card:
@@ -40,7 +47,9 @@ def parse_card(code: object) -> Card:
     card code (``"1H"``, ``"10D"``, ``7``, ``None`` …).
     """
     if isinstance(code, str):
-        card = _BY_CODE.get(code.upper())
+        card = BY_CODE.get(code)
+        if card is None:
+            card = BY_CODE.get(code.upper())  # e.g. other Unicode letters that upper-case to a code
         if card is not None:
             return card
     raise RuleError(
