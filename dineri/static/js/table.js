@@ -423,6 +423,11 @@
   function render() {
     var v = S.view;
     if (!v || !S.table) { return; }
+    // Cards are rebuilt on every view: keep the keyboard focus on the same card if it is still there.
+    var active = document.activeElement;
+    var focusZone = active && active.getAttribute && active.getAttribute("data-zone");
+    var focusCard = focusZone ? active.getAttribute("data-card") : null;
+    var wasMyTurn = document.body.dataset.turn === String(S.seat);
     var me = S.seat !== null && S.seat !== undefined;
     var hand = me ? v.hand : [];
     if (S.hand && hand.indexOf(S.hand) < 0) { S.hand = null; }
@@ -501,6 +506,12 @@
     ds.table = v.table.join(","); ds.hand = hand.join(","); ds.seq = String(S.lastSeq);
     ds.drawn = v.drawn || "";
     tickClock();
+    var again = focusCard && document.querySelector('.card[data-zone="' + focusZone + '"][data-card="' + focusCard + '"]');
+    if (again) { again.focus(); }
+    else if (myTurn && !wasMyTurn && v.phase === "play" && (!active || active === document.body || focusZone)) {
+      var first = document.querySelector('.card[data-zone="hand"]');
+      if (first) { first.focus(); }
+    }
   }
 
   function statusText(v, me) {
@@ -564,6 +575,7 @@
     if (!/^\d+$/.test(raw) || at < 0 || at > 39) { $("error").textContent = _("Choose a cut position from 0 to 39."); return; }
     send({ type: "cut", at: at });
   });
+  $("cut-at").addEventListener("keydown", function (e) { if (e.key === "Enter") { $("cut-btn").click(); } });
   $("cut-random").addEventListener("click", function () { send({ type: "cut", at: null }); });
   $("keep-btn").addEventListener("click", function () { send({ type: "keep" }); });
   $("table-btn").addEventListener("click", function () { send({ type: "table" }); });
