@@ -57,7 +57,7 @@ async def _session(services: ServicesDep, table_id: str) -> TableSession:
     sess = await services.tables.session(table_id)
     if sess is None:
         raise HTTPException(404, {"code": "not_found", "message": "no such table"})
-    return sess
+    return await sess.fresh()
 
 
 def _visible(sess: TableSession, player_id: str | None, code: str | None) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -31,6 +32,7 @@ class TableService:
         self.settings = settings
         self.sessions: dict[str, TableSession] = {}
         self._loading = asyncio.Lock()
+        self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
 
     async def start(self) -> None:
         """Load every table with a match in progress (clocks and grace periods resume)."""
@@ -58,7 +60,7 @@ class TableService:
             if sess is not None:
                 return sess
             sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed)
-            if not await sess.load():
+            if not await sess.load(self.origin):
                 return None
             self.sessions[table_id] = sess
             return sess
@@ -93,6 +95,8 @@ class TableService:
         out = []
         for table_id in await asyncio.to_thread(self._tx, ids):
             sess = await self.session(table_id)
+            if sess is not None:
+                await sess.fresh()
             if sess is not None and sess.status == "open" and sess.public:
                 out.append(sess.info())
         return out

@@ -53,8 +53,18 @@ class Refused(Exception):
         self.status = status
 
 
+class Stale(Exception):
+    """Another server process changed the table since this session last read it."""
+
+
 class TableSession:
-    """The single writer of table ``table_id``; create with :meth:`load`."""
+    """The single writer of table ``table_id`` in this process; create with :meth:`load`.
+
+    Several processes (sharing the database and a Redis fan-out) stay consistent: a bundle
+    from another process marks the session stale, and every write first checks that the
+    table's event count is the one this session knows, else it re-reads the table (and
+    replays the match) before trying again, so two writers can never fork a match.
+    """
 
     def __init__(self, table_id: str, sm: sessionmaker[Session], fanout: Fanout, settings: Settings,
                  on_lobby_change: Callable[[], Any]) -> None:
@@ -84,6 +94,9 @@ class TableSession:
         self._clock_task: asyncio.Task[None] | None = None
         self._clock: tuple[int, float] | None = None
         self._grace: dict[int, asyncio.Task[None]] = {}
+        self.origin = ""
+        self.stale = False
+        self._unsubscribe: Callable[[], None] | None = None
 
     # --- loading -------------------------------------------------------------------------
 
@@ -94,8 +107,47 @@ class TableSession:
                 return fn(s)
         return await asyncio.to_thread(run)
 
-    async def load(self) -> bool:
-        """Read the table (and replay its match) from storage; ``False`` if there is no such table."""
+    async def load(self, origin: str = "") -> bool:
+        """Read the table (and replay its match) from storage; ``False`` if there is no such table.
+        ``origin`` names this server process in its bundles."""
+        self.origin = origin
+        found = await self._read()
+        if found and self.status == "playing" and self.match is not None and not self.match.over:
+            # After a restart nobody is connected yet: every seat gets its grace period.
+            for seat in self.seat_rows:
+                self.away.add(seat)
+                self._start_grace(seat)
+            self._arm_clock()
+        if found:
+            self._unsubscribe = self.fanout.subscribe(f"table:{self.id}", self._on_bundle)
+        return found
+
+    def _on_bundle(self, bundle: dict[str, Any]) -> None:
+        if bundle.get("origin") != self.origin:
+            self.stale = True
+
+    async def fresh(self) -> TableSession:
+        """This session, re-read first if another process changed the table."""
+        if self.stale:
+            async with self.lock:
+                await self.ensure_fresh()
+        return self
+
+    async def ensure_fresh(self) -> None:
+        """Re-read the table if another process changed it (call with the lock held)."""
+        if self.stale:
+            await self._reload()
+
+    async def _reload(self) -> None:
+        self.stale = False
+        await self._read()
+        self.version += 1  # pending clock expiries of the old state are void
+        if self.match is not None and self.match.over:
+            self._stop_timers()
+        else:
+            self._arm_clock()
+
+    async def _read(self) -> bool:
         def read(s: Session) -> bool:
             t = repo.get_table(s, self.id)
             if t is None:
@@ -112,14 +164,7 @@ class TableSession:
                 self.match_id = m.id
                 self.acks = repo.client_acks(s, m.id)
             return True
-        found = await self._db(read)
-        if found and self.status == "playing" and self.match is not None and not self.match.over:
-            # After a restart nobody is connected yet: every seat gets its grace period.
-            for seat in self.seat_rows:
-                self.away.add(seat)
-                self._start_grace(seat)
-            self._arm_clock()
-        return found
+        return await self._db(read)
 
     def _read_seats(self, s: Session) -> None:
         self.seat_rows = {row.seat: SeatRow(row.seat, p.id, p.name, row.is_bot)
@@ -169,7 +214,7 @@ class TableSession:
                          ack: dict[str, Any] | None = None, views: bool = True,
                          table_changed: bool = True) -> None:
         bundle: dict[str, Any] = {"seq": self.last_seq, "events": events, "table": self.info(), "ack": ack,
-                                  "table_changed": table_changed}
+                                  "table_changed": table_changed, "origin": self.origin}
         if views and self.match is not None:
             bundle["views"] = {str(i): self.match.seat_view(i) for i in range(self.seats)}
             bundle["spectator"] = self.match.spectator_view()
@@ -183,6 +228,7 @@ class TableSession:
         Raises :class:`Refused`: ``not_open``, ``bad_code``, ``already_seated``, ``seat_taken``,
         ``table_full``, ``malformed``."""
         async with self.lock:
+            await self.ensure_fresh()
             if self.status != "open":
                 raise Refused("not_open", "the match has started or is over")
             if not self.public and player_id != self.host_id and code != self.code:
@@ -215,6 +261,7 @@ class TableSession:
         """Leave (``seat`` None: the player's own seat) or, for the host, remove a seated player,
         before the start. Raises :class:`Refused` ``not_open``, ``not_seated``, ``not_host``."""
         async with self.lock:
+            await self.ensure_fresh()
             if self.status != "open":
                 raise Refused("not_open", "players can leave or be removed only before the start")
             if seat is None:
@@ -239,6 +286,7 @@ class TableSession:
         """The host starts the match once every seat is taken (decks/first dealer: testing only).
         Raises :class:`Refused` ``not_host``, ``not_open``, ``seats_not_full``, ``malformed``."""
         async with self.lock:
+            await self.ensure_fresh()
             if player_id != self.host_id:
                 raise Refused("not_host", "only the host may start the match", 403)
             if self.status != "open":
@@ -258,9 +306,15 @@ class TableSession:
             def write(s: Session) -> tuple[int, list[int]]:
                 t = repo.get_table(s, self.id, lock=True)
                 assert t is not None
+                if t.status != "open":
+                    raise Stale
                 m = repo.start_match(s, t, self.game_name, record)
                 return m.id, repo.append_events(s, t, events)
-            self.match_id, seqs = await self._db(write)
+            try:
+                self.match_id, seqs = await self._db(write)
+            except Stale:
+                await self._reload()
+                raise Refused("not_open", "the match has already started") from None
             self.match, self.status, self.version = match, "playing", self.version + 1
             self.last_seq = seqs[-1]
             await self._broadcast(list(zip(seqs, events, strict=True)))
@@ -278,10 +332,33 @@ class TableSession:
         The same ``(seat, client_id)`` again gets the first ack and changes nothing.
         """
         async with self.lock:
+            await self.ensure_fresh()
+            try:
+                reply = await self._act(seat, client_id, action, conn=conn, auto=auto)
+                if reply[0]["type"] != "error" or not await self._behind():
+                    return reply
+            except Stale:  # another process wrote first
+                pass
+            await self._reload()  # judge again on the state the other process left
             return await self._act(seat, client_id, action, conn=conn, auto=auto)
+
+    async def _behind(self) -> bool:
+        """True when the stored table has events this session has not read (another process)."""
+        def read(s: Session) -> int:
+            t = repo.get_table(s, self.id)
+            return t.next_seq - 1 if t is not None else self.last_seq
+        return await self._db(read) != self.last_seq
+
+    async def _auto(self, seat: int, action: dict[str, Any]) -> None:
+        """An action the server makes (clock, grace); dropped if another process moved first."""
+        try:
+            await self._act(seat, None, action, conn=None, auto=True)
+        except Stale:
+            await self._reload()
 
     async def _act(self, seat: int, client_id: str | None, action: dict[str, Any], *,
                    conn: str | None, auto: bool) -> tuple[dict[str, Any], bool]:
+        """Judge, store, then broadcast one action (lock held). Raises :class:`Stale`."""
         if client_id is not None and (seat, client_id) in self.acks:
             return {"type": "ack", "id": client_id, "seq": self.acks[(seat, client_id)]}, False
         match = self.match
@@ -302,11 +379,14 @@ class TableSession:
         record, rounds, result = new.record(), new.rounds(), new.result()
         match_id = self.match_id
         assert match_id is not None
+        known = self.last_seq
 
         def write(s: Session) -> list[int]:
             t = repo.get_table(s, self.id, lock=True)
             m = s.get(Match, match_id)
             assert t is not None and m is not None
+            if self.stale or t.next_seq - 1 != known:
+                raise Stale
             seqs = repo.append_events(s, t, events)
             repo.store_action(s, m, idx=new.actions_count() - 1, seat=seat, client_id=client_id,
                               action=logged, auto=auto, ack_seq=seqs[-1])
@@ -337,6 +417,8 @@ class TableSession:
         def write(s: Session) -> list[int]:
             t = repo.get_table(s, self.id, lock=True)
             assert t is not None
+            if t.next_seq - 1 != self.last_seq:
+                self.stale = True  # another process wrote: re-read before the next action
             return repo.append_events(s, t, [event])
         seqs = await self._db(write)
         self.last_seq = seqs[-1]
@@ -398,7 +480,7 @@ class TableSession:
                 return
             self._grace.pop(seat, None)
             log.info("grace expired", extra={"table": self.id, "seat": seat})
-            await self._act(seat, None, self.match.forfeit_action(), conn=None, auto=True)
+            await self._auto(seat, self.match.forfeit_action())
 
     def _arm_clock(self) -> None:
         if self._clock_task is not None:
@@ -426,7 +508,7 @@ class TableSession:
                 return
             self._clock_task = None  # this task must not cancel itself when re-arming
             log.info("turn clock expired", extra={"table": self.id, "seat": seat})
-            await self._act(seat, None, action, conn=None, auto=True)
+            await self._auto(seat, action)
 
     def _stop_timers(self) -> None:
         if self._clock_task is not None:
@@ -437,8 +519,10 @@ class TableSession:
         self._grace.clear()
 
     async def close(self) -> None:
-        """Stop the timers (server shutdown)."""
+        """Stop the timers and the subscription (server shutdown)."""
         self._stop_timers()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
 
 
 def _error(client_id: str | None, code: str, message: str) -> dict[str, Any]:

@@ -200,6 +200,7 @@ class TableClient:
         """Welcome, the missed events (when they can be resumed) and the full view."""
         sess = self.sess
         async with sess.lock:
+            await sess.ensure_fresh()
             last = sess.last_seq
             after = msg.last_event
             # Missed events go through the bounded send queue: replay only as many as fit easily.
@@ -285,6 +286,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if sess is None:
         await ws.close(4404)
         return
+    await sess.fresh()
     player_id = _player_id(ws, services)
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
         await ws.close(4403)

@@ -118,3 +118,48 @@ def test_whole_match_with_redis_fanout(tmp_path: Path) -> None:
     finally:
         srv.stop()
         api.http.close()
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(180)
+def test_two_server_processes_share_a_table_through_redis(tmp_path: Path) -> None:
+    """Seat 0 plays on one process, seat 1 and a spectator watch and play on another: one
+    database, one Redis. Every action is judged on fresh state, so the match never forks."""
+    db = f"sqlite:///{tmp_path / 'two.db'}"
+    env = {"DINERI_REDIS_URL": REDIS, "DINERI_MESSAGES_PER_SECOND": "5000", "DINERI_SECRET_KEY": "shared"}
+    a_srv, b_srv = Server(db, **env).start(), Server(db, **env).start()
+    api, api_b = Api(a_srv), Api(b_srv)
+    try:
+        rng = random.Random(41)
+        decks = stacked_decks(rng)
+        table, players = api.full_table(["Amira", "Youssef"], decks=decks, first_dealer=0)
+        shadow = Shadow.start(2, 11, 1, 0, decks)
+
+        async def run() -> None:
+            a = await Client(a_srv, table["id"], players[0]["token"]).connect(last_event=0)
+            b = await Client(b_srv, table["id"], players[1]["token"]).connect(last_event=0)
+            watcher = await Client(b_srv, table["id"]).connect(last_event=0)
+            await play_out(shadow, [a, b], rng)
+            await watcher.wait_for(is_event("reveal"))
+            await a.wait_for(is_event("reveal"))
+            for seat, c in enumerate((a, b)):
+                check_no_leak(c.frames, shadow, seat)
+            check_no_leak(watcher.frames, shadow, None)
+            for c in (a, b, watcher):
+                seqs = [f["seq"] for f in c.frames if f["type"] == "event"]
+                assert seqs == list(range(1, len(seqs) + 1))
+            assert b.last_view()["view"]["winner"] == shadow.state.winner
+            for c in (a, b, watcher):
+                await c.close()
+        asyncio.run(run())
+        # Both processes serve the same finished record.
+        for one in (api, api_b):
+            r = one.call("GET", f"/api/tables/{table['id']}/record", players[1])
+            record = r.json()
+            assert r.status_code == 200, r.text
+            assert record["actions"] == shadow.actions
+    finally:
+        a_srv.stop()
+        b_srv.stop()
+        api.http.close()
+        api_b.http.close()
