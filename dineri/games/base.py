@@ -130,6 +130,10 @@ class Game(ABC):
         Returns the match and its first public events. Raises :class:`GameError` for bad input.
         """
 
+    def action_models(self) -> dict[str, type[Any]]:
+        """Pydantic models of the game's client action objects by type (for the JSON Schemas)."""
+        return {}
+
     @abstractmethod
     def load(self, record: Json) -> GameMatch:
         """Rebuild a match by replaying its stored record. Raises :class:`GameError`."""

@@ -228,6 +228,12 @@ class ChkobbaGame(Game):
                                  players=tuple(players), fairness=(), extra=extra)
         return ChkobbaMatch(engine.new_match(opts, first_dealer), rec).add_deck()
 
+    def action_models(self) -> dict[str, type[Any]]:
+        """The models of :mod:`dineri.games.chkobba_actions`."""
+        from dineri.games.chkobba_actions import ACTION_MODELS
+
+        return dict(ACTION_MODELS)
+
     def load(self, record: Json) -> ChkobbaMatch:
         """Replay a stored record (all its decks are already in it). Raises :class:`GameError`."""
         try:

@@ -6,14 +6,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dineri.games.chkobba_actions import ACTION_MODELS
+from dineri.games import game_names, get_game
 from dineri.server.protocol import CLIENT_MODELS, SERVER_MODELS
 
 
 def all_schemas() -> dict[str, dict[str, Any]]:
-    """``relative path -> schema`` for client, server and Chkobba action messages."""
+    """``relative path -> schema`` for client and server messages and each game's actions."""
     out: dict[str, dict[str, Any]] = {}
-    for folder, models in (("client", CLIENT_MODELS), ("server", SERVER_MODELS), ("chkobba", ACTION_MODELS)):
+    groups: list[tuple[str, dict[str, Any]]] = [("client", CLIENT_MODELS), ("server", SERVER_MODELS)]
+    groups += [(game, get_game(game).action_models()) for game in game_names()]
+    for folder, models in groups:
         for name, model in models.items():
             out[f"{folder}/{name}.json"] = model.model_json_schema()
     return out

@@ -114,9 +114,7 @@ class TableSession:
         found = await self._read()
         if found and self.status == "playing" and self.match is not None and not self.match.over:
             # After a restart nobody is connected yet: every seat gets its grace period.
-            for seat in self.seat_rows:
-                self.away.add(seat)
-                self._start_grace(seat)
+            self._grace_for_absent()
             self._arm_clock()
         if found:
             self._unsubscribe = self.fanout.subscribe(f"table:{self.id}", self._on_bundle)
@@ -319,6 +317,7 @@ class TableSession:
             self.last_seq = seqs[-1]
             await self._broadcast(list(zip(seqs, events, strict=True)))
             self._arm_clock()
+            self._grace_for_absent()  # a seat that never connects forfeits after the grace too
         log.info("match started", extra={"table": self.id, "match": self.match_id})
         await self.on_lobby_change()
 
@@ -466,6 +465,14 @@ class TableSession:
             self.announced_away.add(seat)
             await self.post_event({"type": "player_away", "seat": seat})
             self._start_grace(seat)
+
+    def _grace_for_absent(self) -> None:
+        """Start the grace period (silently) of every human seat with no connection here.
+        Computer seats (``is_bot``) play without a socket and never lapse."""
+        for seat, row in self.seat_rows.items():
+            if not row.is_bot and not self.connections.get(seat):
+                self.away.add(seat)
+                self._start_grace(seat)
 
     def _start_grace(self, seat: int) -> None:
         old = self._grace.pop(seat, None)

@@ -1,0 +1,34 @@
+"""The service, storage and fan-out never look inside a game: they import no engine module
+and no concrete game, only the game interface (issue 3, item 0; architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2] / "dineri"
+FORBIDDEN = ("dineri.engine", "dineri.games.chkobba", "dineri.fairness")
+
+
+def _imports(path: Path) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_service_storage_and_fanout_import_no_game_internals() -> None:
+    files = [p for pkg in ("server", "store", "fanout") for p in (ROOT / pkg).rglob("*.py")]
+    assert len(files) >= 10
+    for path in files:
+        bad = {m for m in _imports(path) if m.startswith(FORBIDDEN)}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_the_engine_imports_nothing_of_the_server() -> None:
+    for path in (ROOT / "engine").rglob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith("dineri.") and not m.startswith("dineri.engine")}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
