@@ -338,6 +338,11 @@
   }
 
   $("summary-close").addEventListener("click", function () { $("summary").close(); });
+  $("last-round-btn").addEventListener("click", function () {
+    var v = S.view, r = v.rounds[v.rounds.length - 1];
+    // Totals are the scores of that game while it is the current one (R28); else the round alone.
+    showRoundSummary(r, r.game === v.game ? v.scores : null);
+  });
   function rematch() {
     var t = S.table;
     D.api("POST", EP.tables, { game: t.game, options: t.options, public: t.public, clock: t.clock })
@@ -448,6 +453,8 @@
         el("span", { text: fmt(_("Games won: {n}"), { n: v.games_won[side] }) })
       ]));
     });
+
+    $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
 
     // Seats.
     var opp = $("opponents");
