@@ -55,6 +55,10 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     host.click("#start-match")
     for p in (host, guest):
         p.wait_for_function("document.body.dataset.phase === 'cut'")
+    # A reload of a private table in play finds the seat again.
+    host.reload()
+    host.wait_for_function("document.body.dataset.phase === 'cut'")
+    assert host.locator('.seat[data-seat="0"] .seat-name').inner_text() == "Nour"
     # The clock runs for the cutter (the dealer is drawn at random, so either seat).
     host.locator(".badge.clock").wait_for(state="visible")
     guest_ctx.close()

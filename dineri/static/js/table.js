@@ -13,7 +13,7 @@
   var S = {
     me: null, table: null, seat: null, view: null, lastSeq: null,
     hand: null, picked: [], lastLaid: null, refusedRedeal: false,
-    socket: null, actionNo: 0, pending: {}, shownRound: null
+    socket: null, actionNo: 0, pending: {}
   };
 
   var explain = D.explain;
@@ -55,8 +55,8 @@
 
   function setTable(t) {
     S.table = t;
-    var seat = mySeatIn(t);
-    if (seat !== null) { S.seat = seat; }
+    // The seat list says where we sit (a host may have removed us); the welcome confirms it.
+    if (S.me) { S.seat = mySeatIn(t); }
     if (t.status === "open") { renderSetup(); }
     $("setup").hidden = t.status !== "open";
     $("board").hidden = t.status === "open";
@@ -125,7 +125,7 @@
     D.api("DELETE", tablePath() + "/seats/" + seat).then(setTable).catch(fail);
   }
   $("leave-seat").addEventListener("click", function () {
-    D.api("DELETE", tablePath() + "/seats/me").then(function (t) { S.seat = null; setTable(t); }).catch(fail);
+    D.api("DELETE", tablePath() + "/seats/me").then(setTable).catch(fail);
   });
   $("start-match").addEventListener("click", function () {
     D.api("POST", tablePath() + "/start", {}).then(function (t) { if (t && t.id) { setTable(t); } }).catch(fail);
@@ -142,7 +142,16 @@
     if (!S.table.public && S.seat === null) { return; } // private tables cannot be watched
     var path = EP.table_ws.replace("{id}", encodeURIComponent(tableId));
     S.socket = new D.LiveSocket(path, {
-      onopen: function (sock) { sock.send({ type: "hello", last_event: S.lastSeq }); },
+      onopen: function (sock) {
+        sock.send({ type: "hello", last_event: S.lastSeq });
+        // An action sent just before the connection dropped may or may not have landed: send it
+        // again with the same id, which the server applies at most once (docs/protocol.md).
+        Object.keys(S.pending).forEach(function (id) {
+          var p = S.pending[id];
+          if (Date.now() - p.at < 30000) { sock.send({ type: "action", id: id, action: p.action }); }
+          else { delete S.pending[id]; }
+        });
+      },
       onmessage: onMessage
     });
   }
@@ -185,11 +194,12 @@
   function send(action) {
     S.actionNo += 1;
     var id = "a" + Date.now().toString(36) + "-" + S.actionNo;
-    S.pending[id] = action;
     showError(null);
     if (!S.socket || !S.socket.send({ type: "action", id: id, action: action })) {
       $("error").textContent = _("Not connected. Try again when the connection is back.");
+      return;
     }
+    S.pending[id] = { action: action, at: Date.now() };
   }
 
   // ---- events: the log, the summaries ---------------------------------------------
