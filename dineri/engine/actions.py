@@ -131,11 +131,14 @@ def capture_play(seat: int, card: Card, capture: tuple[Card, ...]) -> Play:
     return play
 
 
+_card_of = BY_CODE.__getitem__
+
+
 def _capture_list(raw: object, *, required: bool) -> tuple[Card, ...]:
     if type(raw) is list and raw:
         # Fast path for well-formed codes; anything unusual takes the checked path below.
         try:
-            cards = tuple(map(BY_CODE.__getitem__, raw))
+            cards = tuple(map(_card_of, raw))
         except (KeyError, TypeError):
             pass
         else:
@@ -170,13 +173,14 @@ def action_from_json(raw: object, seats: int) -> Action:
         raise RuleError("malformed", "auto must be true or false")
     kind = raw.get("type")
     if kind == "play":
-        code = raw.get("card")
-        card = BY_CODE.get(code) if type(code) is str else None
-        if card is None:
+        code: Any = raw.get("card")
+        try:
+            card = BY_CODE[code]
+        except (KeyError, TypeError):  # not a code, or an unusual one: parse_card explains or accepts
             card = parse_card(code)
         capture = raw.get("capture")
         capture = () if capture is None else _capture_list(capture, required=False)
-        if auto or not 0 <= seat < 4:
+        if auto or seat >= 4:
             return Play(seat, card, capture, auto)
         return capture_play(seat, card, capture) if capture else LAYS[seat][card]
     if kind == "claim":

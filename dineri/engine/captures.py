@@ -31,6 +31,8 @@ CARDS_FROM: tuple[bytes, ...] = tuple(
 Getter = Callable[[bytes], tuple[Card, ...]]
 #: SUM_GETTERS[v][smaller values]: see :func:`sum_getters`.
 SUM_GETTERS: tuple[dict[bytes, tuple[Getter, ...]], ...] = tuple({} for _ in range(11))
+#: SORTED_PICKS[v][sorted values]: the index sets adding up to v (few: one per multiset of values).
+SORTED_PICKS: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(11))
 _MEMO_LIMIT = 1 << 14  # value strings kept per v; short strings, the common ones, come first
 
 
@@ -41,12 +43,26 @@ def sum_getters(v: int, smaller: bytes) -> tuple[Getter, ...]:
     ``smaller`` is the values of the table cards below ``v``, in table order;
     ``getter(cards)``, applied to those cards as ``bytes``, is one capture of 2+
     cards in table order. Order: lexicographic over the positions taken.
-    Memoized per ``(v, smaller)``.
+    Memoized per ``(v, smaller)``; the search itself is memoized per ``(v, sorted
+    values)``, which recurs far more often, and mapped back to table positions.
     """
     memo = SUM_GETTERS[v]
     found = memo.get(smaller)
     if found is None:
-        found = tuple(itemgetter(*pick) for pick in _sum_picks(v, smaller))
+        canonical = bytes(sorted(smaller))
+        sorted_picks = SORTED_PICKS[v].get(canonical)
+        if sorted_picks is None:
+            sorted_picks = tuple(_sum_picks(v, canonical))
+            if len(SORTED_PICKS[v]) < _MEMO_LIMIT:
+                SORTED_PICKS[v][canonical] = sorted_picks
+        if sorted_picks:
+            # position[j]: where the j-th smallest value sits in table order (a stable sort).
+            position = sorted(range(len(smaller)), key=smaller.__getitem__)
+            at = position.__getitem__
+            picks = sorted([tuple(sorted(map(at, pick))) for pick in sorted_picks])
+            found = tuple(itemgetter(*pick) for pick in picks)
+        else:
+            found = ()
         if len(memo) < _MEMO_LIMIT:
             memo[smaller] = found
     return found

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from dineri.engine.cards import DIAMONDS, SEVEN_OF_DIAMONDS, SUIT, VALUE, Card
 from dineri.engine.state import Options, RoundResult
+
+
+def _all_but(keep: Callable[[Card], bool]) -> bytes:
+    # For bytes.translate: delete every card but those kept, then count what is left.
+    return bytes(c for c in range(256) if c >= len(VALUE) or not keep(c))
+
+
+_NOT_DINARI = _all_but(lambda c: SUIT[c] == DIAMONDS)
+_NOT_SEVEN = _all_but(lambda c: VALUE[c] == 7)
+_NOT_SIX = _all_but(lambda c: VALUE[c] == 6)
 
 
 def _more(a: int, b: int) -> int | None:
@@ -26,9 +36,10 @@ def score_round(game: int, round_no: int, piles: Sequence[Sequence[Card]],
     (R27). Returns the :class:`RoundResult` recording every count (R29).
     """
     cards = (len(piles[0]), len(piles[1]))
-    dinari = tuple(sum(1 for c in p if SUIT[c] == DIAMONDS) for p in piles)
-    sevens = tuple(sum(1 for c in p if VALUE[c] == 7) for p in piles)
-    sixes = tuple(sum(1 for c in p if VALUE[c] == 6) for p in piles)
+    raw = (bytes(piles[0]), bytes(piles[1]))
+    dinari = [len(b.translate(None, _NOT_DINARI)) for b in raw]
+    sevens = [len(b.translate(None, _NOT_SEVEN)) for b in raw]
+    sixes = [len(b.translate(None, _NOT_SIX)) for b in raw]
     karta = _more(*cards)
     dinari_w = _more(dinari[0], dinari[1])
     barmila = _more(sevens[0], sevens[1])

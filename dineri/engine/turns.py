@@ -96,11 +96,11 @@ def play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
     """R13–R18: play a card, capturing the named cards or laying it; a lay that could
     have captured opens the missed-capture window (R19); R11 deals more when every
     hand is empty; R23–R25 and the round's end (R26–R32) after the last card."""
-    seat = action.seat
-    if seat != state.turn or state.phase != "play":
-        refuse_turn(state, seat, "play")
-    (options, first_dealer, decks, decks_used, phase, game, rnd, dealer, _, deck, drawn, deal,
+    (options, first_dealer, decks, decks_used, phase, game, rnd, dealer, turn, deck, drawn, deal,
      pending, scores, games_won, rounds, winner, forfeited_by) = state
+    seat = action.seat
+    if seat != turn or phase != "play":
+        refuse_turn(state, seat, "play")
     assert deal is not None
     (pack, pos, hands, table, piles, chkobba_cards, last_capturer, window, _, first_deal, refused) = deal
     card = action.card
@@ -110,29 +110,33 @@ def play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
     capture = action.capture
     v = VALUE[card]
     if capture:
-        for c in capture:
-            if c not in table:
-                raise RuleError("card_not_on_table", f"{CODE[c]} is not on the table")
         if len(capture) == 1:
-            legal = VALUE[capture[0]] == v  # R14 (that card's value is a match: R16 holds)
+            taken = capture[0]
+            if taken not in table:
+                raise RuleError("card_not_on_table", f"{CODE[taken]} is not on the table")
+            if VALUE[taken] != v:  # R14 (a card of value v is a match, so R16 holds)
+                raise RuleError("illegal_capture", _why_illegal(card, capture, table))
+            i = table.index(taken)
+            new_table = table[:i] + table[i + 1:]
         else:
-            legal = v not in bytes(table).translate(VALUES) and sum(map(VALUE.__getitem__, capture)) == v
-        if not legal:  # R15, R16
-            raise RuleError("illegal_capture", _why_illegal(card, capture, table))
+            for c in capture:
+                if c not in table:
+                    raise RuleError("card_not_on_table", f"{CODE[c]} is not on the table")
+            # R15 (R16: no sum while a card of value v is on the table)
+            if v in bytes(table).translate(VALUES) or sum(map(VALUE.__getitem__, capture)) != v:
+                raise RuleError("illegal_capture", _why_illegal(card, capture, table))
+            new_table = _without(table, capture)
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1:]
     hands = (*hands[:seat], hand, *hands[seat + 1:])
     hands_empty = not hand and not any(hands)
     last_card = hands_empty and pos == len(pack)
     if capture:
-        if len(capture) == 1:
-            i = table.index(capture[0])
-            table = table[:i] + table[i + 1:]
-        else:
-            table = tuple([c for c in table if c not in capture])
+        table = new_table
         chkobba = not table and not last_card  # R23, R24
         side = seat % 2
-        piles = _add_pile(piles, side, (*capture, card))
+        taken_cards = (*capture, card)
+        piles = (piles[0] + taken_cards, piles[1]) if side == 0 else (piles[0], piles[1] + taken_cards)
         if chkobba:
             chkobba_cards = _add_pile(chkobba_cards, side, (card,))
         last_capturer = side
@@ -168,6 +172,11 @@ def play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
     return new, events
 
 
+def _without(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
+    # ``cards`` in order, minus those in ``taken``.
+    return tuple([c for c in cards if c not in taken])
+
+
 def _why_illegal(card: Card, capture: Sequence[Card], table: Sequence[Card]) -> str:
     v = VALUE[card]
     if any(VALUE[t] == v for t in table):
@@ -199,7 +208,7 @@ def claim(state: MatchState, action: Claim) -> tuple[MatchState, list[Event]]:
                         f"{CODE[win.card]} could not have taken {' '.join(CODE[c] for c in capture)}")
     taken = (*capture, win.card)
     side = seat % 2
-    table = tuple([c for c in table if c not in taken])
+    table = _without(table, taken)
     chkobba = not table  # R20/R24: a claim is never the last card of the round
     piles = _add_pile(piles, side, taken)
     if chkobba:
