@@ -187,9 +187,10 @@ class TableClient:
                 self.sent_seq = seq
         seat = _seat_in(bundle["table"], self.player_id)
         if "views" in bundle:
-            view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]
-            self.conn.send({"type": "view", "seq": bundle["seq"], "seat": seat, "view": view,
-                            "table": bundle["table"]})
+            if bundle["seq"] >= self.sent_seq:  # else older than what this client has (late delivery)
+                view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]
+                self.conn.send({"type": "view", "seq": bundle["seq"], "seat": seat, "view": view,
+                                "table": bundle["table"]})
         elif bundle.get("table_changed", True):
             self.conn.send({"type": "table", "table": bundle["table"]})
         ack = bundle.get("ack")
