@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from typing import Any
 
+# WebSocket clients may pass their bearer token in the query string: never log it.
+_TOKEN = re.compile(r"(token=)[^&\s\"']+")
 _STD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
 
@@ -21,7 +24,7 @@ class JsonFormatter(logging.Formatter):
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "msg": record.getMessage(),
+            "msg": _TOKEN.sub(r"\1[redacted]", record.getMessage()),
         }
         for key, value in record.__dict__.items():
             if key not in _STD and not key.startswith("_"):

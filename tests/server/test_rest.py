@@ -135,3 +135,22 @@ def test_lobby_socket_updates_live(server: Server, api: Api) -> None:
             mine = next(x for x in msg["tables"] if x["id"] == t["id"])
             assert mine["seats"][0]["player"] == "Lobbyist" and "code" not in mine
     asyncio.run(run())
+
+
+def test_private_tables_cannot_be_watched_and_tokens_stay_out_of_logs(server: Server, api: Api) -> None:
+    from websockets.exceptions import InvalidStatus
+
+    host, guest = api.player("Host"), api.player("Guest")
+    t = api.table(host, public=False)
+    api.sit(host, t, seat=0)
+
+    async def run() -> None:
+        with pytest.raises(InvalidStatus):
+            async with connect(f"{server.ws_base}/ws/tables/{t['id']}?token={guest['token']}"):
+                pass
+        async with connect(f"{server.ws_base}/ws/tables/{t['id']}?token={host['token']}") as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["seat"] == 0
+    asyncio.run(run())
+    log = server.log_path.read_text()
+    assert "token=[redacted]" in log and host["token"] not in log and guest["token"] not in log
