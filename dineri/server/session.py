@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import Fanout
 from dineri.games import GameError, GameMatch, get_game
+from dineri.server.presence import Presence
 from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.models import Match
@@ -57,7 +57,7 @@ class Stale(Exception):
     """Another server process changed the table since this session last read it."""
 
 
-class TableSession:
+class TableSession(Presence):
     """The single writer of table ``table_id`` in this process; create with :meth:`load`.
 
     Several processes (sharing the database and a Redis fan-out) stay consistent: a bundle
@@ -434,96 +434,6 @@ class TableSession:
     async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]]:
         """Stored events numbered above ``after``."""
         return await self._db(lambda s: repo.events_after(s, self.id, after))
-
-    # --- presence and timers ------------------------------------------------------------------
-
-    async def connected(self, seat: int) -> None:
-        """A connection of ``seat`` said hello: it is back (its grace stops)."""
-        async with self.lock:
-            self.connections[seat] = self.connections.get(seat, 0) + 1
-            self.away.discard(seat)
-            task = self._grace.pop(seat, None)
-            if task is not None:
-                task.cancel()
-            if seat in self.announced_away:
-                self.announced_away.discard(seat)
-                if self.status == "playing":
-                    await self.post_event({"type": "player_back", "seat": seat})
-
-    async def disconnected(self, seat: int) -> None:
-        """A connection of ``seat`` closed; at the last one, during a match, the seat is away
-        and its grace period starts (then its side forfeits, R33)."""
-        async with self.lock:
-            left = self.connections.get(seat, 0) - 1
-            if left > 0:
-                self.connections[seat] = left
-                return
-            self.connections.pop(seat, None)
-            if self.status != "playing" or self.match is None or self.match.over:
-                return
-            self.away.add(seat)
-            self.announced_away.add(seat)
-            await self.post_event({"type": "player_away", "seat": seat})
-            self._start_grace(seat)
-
-    def _grace_for_absent(self) -> None:
-        """Start the grace period (silently) of every human seat with no connection here.
-        Computer seats (``is_bot``) play without a socket and never lapse."""
-        for seat, row in self.seat_rows.items():
-            if not row.is_bot and not self.connections.get(seat):
-                self.away.add(seat)
-                self._start_grace(seat)
-
-    def _start_grace(self, seat: int) -> None:
-        old = self._grace.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_expiry(seat))
-
-    async def _grace_expiry(self, seat: int) -> None:
-        await asyncio.sleep(self.settings.grace_seconds)
-        async with self.lock:
-            if seat not in self.away or self.match is None or self.match.over:
-                return
-            self._grace.pop(seat, None)
-            log.info("grace expired", extra={"table": self.id, "seat": seat})
-            await self._auto(seat, self.match.forfeit_action())
-
-    def _arm_clock(self) -> None:
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-            self._clock_task = None
-        self._clock = None
-        match = self.match
-        if not self.clock or match is None or match.over:
-            return
-        seat = match.to_act()
-        if seat is None:
-            return
-        delay = self.clock * self.settings.clock_scale
-        self._clock = (seat, time.time() + delay)
-        loop = asyncio.get_running_loop()
-        self._clock_task = loop.create_task(self._clock_expiry(self.version, seat, delay))
-
-    async def _clock_expiry(self, version: int, seat: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        async with self.lock:
-            if version != self.version or self.match is None:
-                return
-            action = self.match.auto_action(seat)
-            if action is None:
-                return
-            self._clock_task = None  # this task must not cancel itself when re-arming
-            log.info("turn clock expired", extra={"table": self.id, "seat": seat})
-            await self._auto(seat, action)
-
-    def _stop_timers(self) -> None:
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-        self._clock_task, self._clock = None, None
-        for task in self._grace.values():
-            task.cancel()
-        self._grace.clear()
 
     async def close(self) -> None:
         """Stop the timers and the subscription (server shutdown)."""

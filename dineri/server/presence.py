@@ -1,0 +1,134 @@
+"""Presence and time for a table session (issue 3, item 5): connections per seat, the
+disconnection grace period (then the side forfeits, R33) and the turn clock (then the server
+makes the game's auto action, stored with ``"auto": true``).
+
+:class:`Presence` is a mixin of :class:`dineri.server.session.TableSession`; every method here
+runs with, or takes, the session's lock, so timers never race the table's single writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from dineri.games import GameMatch
+from dineri.settings import Settings
+
+log = logging.getLogger("dineri.table")
+
+
+class Presence:
+    """Connections, away seats, grace periods and the turn clock of one table."""
+
+    id: str
+    lock: asyncio.Lock
+    settings: Settings
+    status: str
+    clock: int
+    match: GameMatch | None
+    version: int
+    seat_rows: dict[int, Any]
+    away: set[int]
+    announced_away: set[int]
+    connections: dict[int, int]
+    _clock_task: asyncio.Task[None] | None
+    _clock: tuple[int, float] | None
+    _grace: dict[int, asyncio.Task[None]]
+
+    async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
+        """Store and broadcast a service event (implemented by the session)."""
+        raise NotImplementedError
+
+    async def _auto(self, seat: int, action: dict[str, Any]) -> None:
+        """Make an action for ``seat`` (implemented by the session)."""
+        raise NotImplementedError
+
+    async def connected(self, seat: int) -> None:
+        """A connection of ``seat`` said hello: it is back (its grace stops)."""
+        async with self.lock:
+            self.connections[seat] = self.connections.get(seat, 0) + 1
+            self.away.discard(seat)
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            if seat in self.announced_away:
+                self.announced_away.discard(seat)
+                if self.status == "playing":
+                    await self.post_event({"type": "player_back", "seat": seat})
+
+    async def disconnected(self, seat: int) -> None:
+        """A connection of ``seat`` closed; at the last one, during a match, the seat is away
+        and its grace period starts (then its side forfeits, R33)."""
+        async with self.lock:
+            left = self.connections.get(seat, 0) - 1
+            if left > 0:
+                self.connections[seat] = left
+                return
+            self.connections.pop(seat, None)
+            if self.status != "playing" or self.match is None or self.match.over:
+                return
+            self.away.add(seat)
+            self.announced_away.add(seat)
+            await self.post_event({"type": "player_away", "seat": seat})
+            self._start_grace(seat)
+
+    def _grace_for_absent(self) -> None:
+        """Start the grace period (silently) of every human seat with no connection here.
+        Computer seats (``is_bot``) play without a socket and never lapse."""
+        for seat, row in self.seat_rows.items():
+            if not row.is_bot and not self.connections.get(seat):
+                self.away.add(seat)
+                self._start_grace(seat)
+
+    def _start_grace(self, seat: int) -> None:
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_expiry(seat))
+
+    async def _grace_expiry(self, seat: int) -> None:
+        await asyncio.sleep(self.settings.grace_seconds)
+        async with self.lock:
+            if seat not in self.away or self.match is None or self.match.over:
+                return
+            self._grace.pop(seat, None)
+            log.info("grace expired", extra={"table": self.id, "seat": seat})
+            await self._auto(seat, self.match.forfeit_action())
+
+    def _arm_clock(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+        self._clock = None
+        match = self.match
+        if not self.clock or match is None or match.over:
+            return
+        seat = match.to_act()
+        if seat is None:
+            return
+        delay = self.clock * self.settings.clock_scale
+        self._clock = (seat, time.time() + delay)
+        loop = asyncio.get_running_loop()
+        self._clock_task = loop.create_task(self._clock_expiry(self.version, seat, delay))
+
+    async def _clock_expiry(self, version: int, seat: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            if version != self.version or self.match is None:
+                return
+            action = self.match.auto_action(seat)
+            if action is None:
+                return
+            self._clock_task = None  # this task must not cancel itself when re-arming
+            log.info("turn clock expired", extra={"table": self.id, "seat": seat})
+            await self._auto(seat, action)
+
+    def _stop_timers(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+        self._clock_task, self._clock = None, None
+        for task in self._grace.values():
+            task.cancel()
+        self._grace.clear()
