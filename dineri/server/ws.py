@@ -172,6 +172,13 @@ class TableClient:
         self.live = False  # set after the hello's catch-up: then bundles flow
         self.sent_seq = 0
         self.present_seat: int | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def _moved(self, old: int | None, new: int | None) -> None:
+        if old is not None:
+            await self.sess.disconnected(old)
+        if new is not None:
+            await self.sess.connected(new)
 
     def seat(self) -> int | None:
         """The seat this player holds now (re-read each time: seats change before the start)."""
@@ -186,6 +193,11 @@ class TableClient:
                 self.conn.send({"type": "event", "seq": seq, "event": event})
                 self.sent_seq = seq
         seat = _seat_in(bundle["table"], self.player_id)
+        if seat != self.present_seat:  # took or left a seat while connected: presence follows
+            old, self.present_seat = self.present_seat, seat
+            task = asyncio.get_running_loop().create_task(self._moved(old, seat))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         if "views" in bundle:
             if bundle["seq"] >= self.sent_seq:  # else older than what this client has (late delivery)
                 view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]
@@ -253,6 +265,8 @@ class TableClient:
 
     async def close(self) -> None:
         """The socket closed: the seat may become away."""
+        for task in list(self._tasks):  # a seat change still on its way is counted first
+            await task
         if self.present_seat is not None:
             await self.sess.disconnected(self.present_seat)
 

@@ -94,3 +94,26 @@ def test_coming_back_within_grace_keeps_the_seat(quick: tuple[Server, Api]) -> N
         for c in (a, b):
             await c.close()
     asyncio.run(run())
+
+
+def test_a_socket_open_before_taking_the_seat_counts_as_present(quick: tuple[Server, Api]) -> None:
+    srv, api = quick
+
+    async def run() -> None:
+        host, guest = api.player("Host"), api.player("Guest")
+        table = api.table(host)
+        # Both open the table page first (spectators), then sit; nobody reconnects.
+        h = await Client(srv, table["id"], host["token"]).connect()
+        g = await Client(srv, table["id"], guest["token"]).connect()
+        assert api.sit(host, table, seat=0).status_code == 200
+        assert api.sit(guest, table, seat=1).status_code == 200
+        assert api.start(host, table, first_dealer=0).status_code == 200
+        await asyncio.sleep(2.5)  # longer than the grace period
+        assert not _events(h, "forfeit")
+        assert (await g.act({"type": "cut", "at": 1}))["type"] == "ack"
+        await g.close()
+        away = await h.wait_for(is_event("player_away"))
+        assert away["event"]["seat"] == 1
+        await h.wait_for(is_event("match_over"), timeout=10)  # now the grace runs out
+        await h.close()
+    asyncio.run(run())
