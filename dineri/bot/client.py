@@ -128,7 +128,7 @@ async def fetch_record(link: TableLink, token: str) -> Json:
 
 
 async def play_seated(link: TableLink, token: str, seat: int, *, strategy: str = "greedy",
-                      seed: int | None = None, delay: float = 0.0, reconnects: int = 5) -> BotResult:
+                      seed: int | None = None, delay: float = 0.0, reconnects: int = 12) -> BotResult:
     """Play the seat already taken until the match is over; reconnect (with ``hello`` and the
     last event number) up to ``reconnects`` times in a row. Raises :class:`BotError`."""
     if strategy not in STRATEGIES:
@@ -140,19 +140,21 @@ async def play_seated(link: TableLink, token: str, seat: int, *, strategy: str =
     failures = 0
     url = f"{link.ws_url}?token={token}"
     while True:
+        seen = len(result.events)
         try:
             async with websockets.connect(url, open_timeout=10, max_size=2**22) as ws:
                 await ws.send(json.dumps({"type": "hello", "last_event": last_event}))
-                failures = 0
                 last_event = await _session(ws, memory, result, strategy, rng, last_event, delay)
                 if result.match_over is not None:
                     return result
+                raise ConnectionError("the server closed the table socket")
         except (TimeoutError, OSError, websockets.WebSocketException) as e:
-            failures += 1
+            # Failures count in a row: a socket that brought new events starts the count again.
+            failures = 1 if len(result.events) > seen else failures + 1
             if failures > reconnects:
                 raise BotError(f"lost the table socket: {e}") from None
             log.info("bot seat %s: reconnecting after %s", seat, e)
-            await asyncio.sleep(min(0.2 * 2 ** failures, 5.0))
+            await asyncio.sleep(min(0.2 * 2 ** failures, 2.0))  # about 20 s in all
 
 
 async def _session(ws: Any, memory: SeatMemory, result: BotResult, strategy: str, rng: random.Random,

@@ -75,12 +75,20 @@ class BotLauncher:
 
     async def resume(self, sess: Any) -> int:
         """Restart the bots of a loaded table whose match is in progress; returns how many."""
-        rows = [r for r in sess.seat_rows.values() if r.is_bot]
         if sess.status not in ("open", "playing"):
             return 0
+        rows = [r for r in sess.seat_rows.values() if r.is_bot]
         for row in rows:
             self.start(sess, row.seat)
         return len(rows)
+
+    async def resume_all(self, tables: Any) -> int:
+        """After a restart: restart the bots of every loaded table session
+        (``TableService.sessions``); returns how many. Call once the service has started."""
+        count = 0
+        for sess in list(tables.sessions.values()):
+            count += await self.resume(sess)
+        return count
 
     async def stop(self) -> None:
         """Cancel every bot task (server shutdown)."""

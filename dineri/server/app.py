@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     fanout = make_fanout(settings.redis_url)
     services = Services(settings=settings, sm=sm, tokens=Tokens(settings.resolved_secret()),
                         tables=TableService(sm, fanout, settings))
-    services.bot_launcher = BotLauncher(delay=0.0 if settings.testing else 0.6)
+    services.bot_launcher = bots = BotLauncher(delay=0.0 if settings.testing else 0.6)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -42,9 +42,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         migrate(settings.database_url)
         await fanout.start()
         await services.tables.start()
+        await bots.resume_all(services.tables)  # computer opponents of matches in progress
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
                                  "fanout": "redis" if settings.redis_url else "local"})
         yield
+        await bots.stop()
         await services.tables.stop()
         await fanout.stop()
         engine.dispose()

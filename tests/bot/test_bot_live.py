@@ -113,3 +113,43 @@ def test_a_removed_computer_frees_its_seat_for_another(live: tuple[Server, Api])
     assert api.call("GET", path).json()["seats"][1]["player"] is None
     assert api.call("POST", f"{path}/bots", host, json={"seat": 1}).status_code == 200
     assert api.call("GET", path).json()["seats"][1]["player"] == "Bot (greedy)"
+
+
+def test_computer_plays_on_after_a_sigkill_restart(tmp_path: Path) -> None:
+    """Issue 3 item 6 with a computer opponent: kill the server mid-match; after the restart the
+    computer resumes its seat (it does not forfeit) and the human client plays on to the end."""
+    srv = Server(f"sqlite:///{tmp_path / 'dineri.db'}", DINERI_MESSAGES_PER_SECOND="5000",
+                 DINERI_GRACE_SECONDS="10").start()
+    api = Api(srv)
+    proc = None
+    try:
+        host = api.player("Host")
+        table = api.table(host)
+        assert api.call("POST", f"/api/tables/{table['id']}/bots", host, json={"seat": 1}).status_code == 200
+        record_path = tmp_path / "record.json"
+        args = ["bot", f"{srv.base}/t/{table['id']}", "--seat", "0", "--seed", "5", "--delay", "0.1",
+                "--record", str(record_path)]
+        proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", *args], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while api.call("GET", f"/api/tables/{table['id']}").json()["seats"][0]["player"] is None:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        decks = stacked_decks(random.Random(11))
+        assert api.start(host, table, first_dealer=0, decks=decks).status_code == 200
+        time.sleep(2.0)  # some actions are played
+        assert api.call("GET", f"/api/tables/{table['id']}").json()["status"] == "playing"
+        srv.kill()
+        srv.start()
+        out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, err
+        summary = json.loads(out.strip().splitlines()[-1])
+        assert summary["reason"] == "won"  # nobody forfeited: the computer came back
+        result = json.loads(dineri("replay", str(record_path)).stdout)
+        assert result["phase"] == "over" and result["winner"] == summary["winner"]
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        api.http.close()
+        srv.stop()
