@@ -49,10 +49,15 @@ def test_turn_clock_lays_the_lowest_card_without_capturing(quick: tuple[Server, 
                            if f["type"] == "view")
         lowest = min(hand_before, key=lambda c: (VALUE[parse_card(c)], parse_card(c)))
         assert ev["card"] == lowest
-        # An action in time re-arms the clock for the next seat; stop the match.
+        # Stop the match; the record stores the clock's actions with "auto": true.
         await a.act({"type": "forfeit"})
         for c in (a, b):
             await c.close()
+        record = api.call("GET", f"/api/tables/{table['id']}/record", players[0]).json()
+        autos = [x for x in record["actions"] if x.get("auto") is True]
+        assert [x["type"] for x in autos[:3]] == ["cut", "keep", "play"]
+        assert autos[2] == {"seat": 1, "type": "play", "card": lowest, "auto": True}
+        assert record["actions"][-1] == {"seat": 0, "type": "forfeit"}
     asyncio.run(run())
 
 
