@@ -104,6 +104,10 @@
         item.appendChild(el("button", { type: "button", "data-seat": s.seat, text: _("Sit here"),
           onclick: function () { takeSeat(s.seat); } }));
       }
+      if (!s.player && isHost) {
+        item.appendChild(el("button", { type: "button", class: "bot", "data-bot-seat": s.seat, text: _("Seat a computer player"),
+          onclick: function () { seatBot(s.seat); } }));
+      }
       if (s.player && isHost && s.player_id !== S.me.id) {
         item.appendChild(el("button", { type: "button", class: "danger", text: _("Remove"),
           onclick: function () { removeSeat(s.seat); } }));
@@ -120,6 +124,9 @@
     var body = { seat: seat };
     if (inviteCode) { body.code = inviteCode; }
     D.api("POST", tablePath() + "/seats", body).then(setTable).catch(fail);
+  }
+  function seatBot(seat) {
+    D.api("POST", tablePath() + "/bots", { seat: seat }).then(setTable).catch(fail);
   }
   function removeSeat(seat) {
     D.api("DELETE", tablePath() + "/seats/" + seat).then(setTable).catch(fail);
