@@ -28,7 +28,8 @@ def test_play_against_a_computer(browser: Any, server: str, console: Any) -> Non
     # Whoever cuts, the round gets going and it comes to Hela's turn to play a card.
     for _ in range(3):
         page.wait_for_function(
-            "document.body.dataset.turn === '0' && ['cut', 'cut_choice', 'play'].includes(document.body.dataset.phase)",
+            "document.body.dataset.turn === '0'"
+            " && ['cut', 'cut_choice', 'play'].includes(document.body.dataset.phase)",
             timeout=20000)
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "cut":
@@ -45,6 +46,7 @@ def test_play_against_a_computer(browser: Any, server: str, console: Any) -> Non
     page.click("#lay-btn")
     # The computer answers: its turn passes and it is Hela's turn again with two cards.
     page.wait_for_function(
-        "document.body.dataset.turn === '0' && document.body.dataset.hand.split(',').length === 2", timeout=20000)
+        "document.body.dataset.turn === '0' && document.body.dataset.hand.split(',').length === 2",
+        timeout=20000)
     ctx.close()
     assert console.errors == []
