@@ -134,6 +134,10 @@ class Game(ABC):
         """Pydantic models of the game's client action objects by type (for the JSON Schemas)."""
         return {}
 
+    def event_models(self) -> dict[str, type[Any]]:
+        """Pydantic models of the game's public events by type (for the JSON Schemas)."""
+        return {}
+
     @abstractmethod
     def load(self, record: Json) -> GameMatch:
         """Rebuild a match by replaying its stored record. Raises :class:`GameError`."""

@@ -234,6 +234,12 @@ class ChkobbaGame(Game):
 
         return dict(ACTION_MODELS)
 
+    def event_models(self) -> dict[str, type[Any]]:
+        """The models of :mod:`dineri.games.chkobba_events`."""
+        from dineri.games.chkobba_events import EVENT_MODELS
+
+        return dict(EVENT_MODELS)
+
     def load(self, record: Json) -> ChkobbaMatch:
         """Replay a stored record (all its decks are already in it). Raises :class:`GameError`."""
         try:

@@ -184,6 +184,44 @@ ServerMsg = Annotated[
     Field(discriminator="type"),
 ]
 
+class MatchStartedEvent(_Msg):
+    """Event: the host started the match: display names by seat and the first dealer."""
+
+    type: Literal["match_started"]
+    players: list[str]
+    first_dealer: int | None = None
+
+
+class PlayerAwayEvent(_Msg):
+    """Event: a seated player's last connection dropped (its grace period runs)."""
+
+    type: Literal["player_away"]
+    seat: int
+
+
+class PlayerBackEvent(_Msg):
+    """Event: an away player is connected again."""
+
+    type: Literal["player_back"]
+    seat: int
+
+
+class ChatEvent(_Msg):
+    """Event: a chat line from a seated player (``name`` and ``text`` are user strings: escape
+    them when rendering)."""
+
+    type: Literal["chat"]
+    seat: int
+    name: str
+    text: str
+
+
+# The service's own events; a game adds its events (``Game.event_models``).
+SERVICE_EVENT_MODELS: dict[str, type[BaseModel]] = {
+    "match_started": MatchStartedEvent, "player_away": PlayerAwayEvent, "player_back": PlayerBackEvent,
+    "chat": ChatEvent,
+}
+
 CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "hello": HelloMsg, "action": ActionMsg, "chat": ChatMsg, "ping": PingMsg,
 }

@@ -7,14 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from dineri.games import game_names, get_game
-from dineri.server.protocol import CLIENT_MODELS, SERVER_MODELS
+from dineri.server.protocol import CLIENT_MODELS, SERVER_MODELS, SERVICE_EVENT_MODELS
 
 
 def all_schemas() -> dict[str, dict[str, Any]]:
     """``relative path -> schema`` for client and server messages and each game's actions."""
     out: dict[str, dict[str, Any]] = {}
-    groups: list[tuple[str, dict[str, Any]]] = [("client", CLIENT_MODELS), ("server", SERVER_MODELS)]
-    groups += [(game, get_game(game).action_models()) for game in game_names()]
+    groups: list[tuple[str, dict[str, Any]]] = [("client", CLIENT_MODELS), ("server", SERVER_MODELS),
+                                                ("events", SERVICE_EVENT_MODELS)]
+    for game in game_names():
+        groups += [(game, get_game(game).action_models()), (f"{game}/events", get_game(game).event_models())]
     for folder, models in groups:
         for name, model in models.items():
             out[f"{folder}/{name}.json"] = model.model_json_schema()

@@ -162,3 +162,20 @@ def check_no_leak(frames: list[dict[str, Any]], shadow: Shadow, seat: int | None
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in {f}"
         checked += 1
     return checked
+
+
+def check_events(frames: list[dict[str, Any]]) -> int:
+    """Validate every event frame against its documented model (no unknown type, no extra key);
+    returns how many were checked."""
+    from dineri.games import get_game
+    from dineri.server.protocol import SERVICE_EVENT_MODELS
+
+    models = {**SERVICE_EVENT_MODELS, **get_game("chkobba").event_models()}
+    n = 0
+    for f in frames:
+        if f["type"] == "event":
+            ev = f["event"]
+            assert ev["type"] in models, f"undocumented event {ev}"
+            models[ev["type"]].model_validate(ev)
+            n += 1
+    return n

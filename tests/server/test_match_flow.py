@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.server.driver import Shadow, check_no_leak, play_out, stacked_decks
+from tests.server.driver import Shadow, check_events, check_no_leak, play_out, stacked_decks
 from tests.server.harness import ROOT, Api, Client, Server
 
 pytestmark = pytest.mark.timeout(180)
@@ -95,6 +95,7 @@ def test_whole_match_replays_to_what_clients_saw(server: Server, api: Api, seats
 def test_no_card_leaks_over_many_random_matches(server: Server, api: Api) -> None:
     async def run() -> None:
         checked = 0
+        kinds: set[str] = set()
         for seed in range(10, 24):
             seats = 4 if seed % 3 == 0 else 2
             best_of = 3 if seed % 4 == 0 else 1
@@ -102,11 +103,17 @@ def test_no_card_leaks_over_many_random_matches(server: Server, api: Api) -> Non
                                                        reconnect=True)
             for seat, c in enumerate(clients):
                 checked += check_no_leak(c.frames, shadow, seat)
+                check_events(c.frames)
             assert watcher is not None
             checked += check_no_leak(watcher.frames, shadow, None)
+            kinds.update(f["event"]["type"] for f in watcher.frames if f["type"] == "event")
+            assert check_events(watcher.frames) > 100
             for c in [*clients, watcher]:
                 await c.close()
         assert checked > 5000
+        # The random matches went through every kind of event but a redeal's (rare) and chat.
+        assert {"match_started", "commitment", "cut", "deal", "deal_more", "play", "round_over",
+                "game_over", "match_over", "reveal", "player_away", "player_back", "chat"} <= kinds
     asyncio.run(run())
 
 
