@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests.server.driver import Shadow, check_events, check_no_leak, play_out, stacked_decks
-from tests.server.harness import ROOT, Api, Client, Server
+from tests.server.harness import ROOT, Api, Client, Server, is_event
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -140,3 +140,39 @@ def test_leak_check_catches_a_hidden_card() -> None:
                           shadow, 0)
     with pytest.raises(AssertionError):
         check_no_leak([{"type": "view", "seq": 4, "view": engine.summary(shadow.state)}], shadow, None)
+
+
+def test_redeal_publishes_a_new_commitment_before_the_cut(server: Server, api: Api) -> None:
+    """R10 through the server: propose, accept; the next shuffle's commitment comes before its cut."""
+    from dineri import engine
+
+    def redeal_deck() -> list[list[str]]:
+        for seed in range(5000):
+            decks = stacked_decks(random.Random(seed), 3)
+            sh = Shadow.start(2, 11, 1, 0, decks)
+            sh.apply(1, {"type": "cut", "at": 0}, 1)
+            sh.apply(1, {"type": "keep"}, 2)
+            if any(isinstance(a, engine.ProposeRedeal) for a in engine.legal_actions(sh.state, 1)):
+                return decks
+        raise AssertionError("no deck allows a redeal")
+
+    async def run() -> None:
+        decks = redeal_deck()
+        table, players = api.full_table(["Amira", "Youssef"], decks=decks, first_dealer=0)
+        a = await Client(server, table["id"], players[0]["token"]).connect(last_event=0)
+        b = await Client(server, table["id"], players[1]["token"]).connect(last_event=0)
+        for action in ({"type": "cut", "at": 0}, {"type": "keep"}, {"type": "propose_redeal"}):
+            assert (await b.act(action))["type"] == "ack"
+        assert (await b.act({"type": "answer_redeal", "accept": True}))["code"] == "not_your_turn"
+        ack = await a.act({"type": "answer_redeal", "accept": True})
+        await b.wait_seq(ack["seq"])
+        kinds = [f["event"]["type"] for f in b.frames if f["type"] == "event"]
+        assert kinds[-3:] == ["redeal_proposed", "redeal_answered", "commitment"]
+        assert [f["event"]["deck"] for f in b.frames if is_event("commitment")(f)] == [0, 1]
+        assert b.last_view()["view"]["phase"] == "cut" and b.last_view()["view"]["hand"] == []
+        assert (await b.act({"type": "cut"}))["type"] == "ack"  # a random cut
+        cut = await a.wait_for(lambda f: is_event("cut")(f) and f["seq"] > ack["seq"])
+        assert 0 <= cut["event"]["at"] <= 39
+        for c in (a, b):
+            await c.close()
+    asyncio.run(run())
