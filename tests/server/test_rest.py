@@ -154,3 +154,14 @@ def test_private_tables_cannot_be_watched_and_tokens_stay_out_of_logs(server: Se
     asyncio.run(run())
     log = server.log_path.read_text()
     assert "token=[redacted]" in log and host["token"] not in log and guest["token"] not in log
+
+
+def test_websocket_bearer_header(server: Server, api: Api) -> None:
+    table, players = api.full_table(["A", "B"], first_dealer=0)
+
+    async def run() -> None:
+        headers = {"Authorization": f"Bearer {players[1]['token']}"}
+        async with connect(f"{server.ws_base}/ws/tables/{table['id']}", additional_headers=headers) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["seat"] == 1
+    asyncio.run(run())
