@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -21,6 +22,7 @@ from dineri.store import repo
 
 log = logging.getLogger("dineri.service")
 CLOCKS = (0, 15, 30, 60)
+EVICT_AFTER = 600.0  # seconds a finished table stays in memory after its last use
 
 
 class TableService:
@@ -33,6 +35,7 @@ class TableService:
         self.sessions: dict[str, TableSession] = {}
         self._loading = asyncio.Lock()
         self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Load every table with a match in progress (clocks and grace periods resume)."""
@@ -40,11 +43,30 @@ class TableService:
             return [t.id for t in repo.tables_with_status(s, "playing")]
         for table_id in await asyncio.to_thread(self._tx, ids):
             await self.session(table_id)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
-        """Stop every session's timers."""
+        """Stop the sweeper and every session's timers."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for sess in self.sessions.values():
             await sess.close()
+
+    async def _sweep(self, every: float = 60.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self.evict_finished()
+
+    def evict_finished(self, idle: float = EVICT_AFTER) -> int:
+        """Forget sessions of finished tables nobody watched for ``idle`` seconds (they reload from
+        storage if asked for again); returns how many were dropped."""
+        now = time.monotonic()
+        gone = [tid for tid, sess in self.sessions.items()
+                if sess.status == "over" and not sess.connections and now - sess.touched > idle]
+        for tid in gone:
+            sess = self.sessions.pop(tid)
+            asyncio.get_running_loop().create_task(sess.close())
+        return len(gone)
 
     def _tx(self, fn: Any) -> Any:
         with self.sm.begin() as s:
@@ -54,6 +76,7 @@ class TableService:
         """The session of ``table_id`` (loaded on first use), or ``None`` if no such table."""
         sess = self.sessions.get(table_id)
         if sess is not None:
+            sess.touched = time.monotonic()
             return sess
         async with self._loading:
             sess = self.sessions.get(table_id)

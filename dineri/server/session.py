@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -95,6 +96,7 @@ class TableSession(Presence):
         self._clock: tuple[int, float] | None = None
         self._grace: dict[int, asyncio.Task[None]] = {}
         self.origin = ""
+        self.touched = time.monotonic()  # last use, for evicting finished tables from memory
         self.stale = False
         self._unsubscribe: Callable[[], None] | None = None
 
