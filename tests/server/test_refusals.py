@@ -116,3 +116,41 @@ def test_acting_before_the_start_is_no_match(server: Server, api: Api) -> None:
         assert upd["table"]["status"] == "open"
         await c.close()
     asyncio.run(run())
+
+
+def test_fuzzed_frames_get_clear_errors_and_change_nothing(server: Server, api: Api) -> None:
+    """Hundreds of random malformed or misplaced frames: each is answered with a known code, never
+    ``internal``, and the table does not move (R18: a refused action changes nothing)."""
+    from dineri.server.protocol import SERVICE_CODES
+
+    rng = random.Random(2024)
+    values: list = [None, True, 0, -1, 40, 10**20, 1.5, "", "7D", "ZZ", "AH", [], ["7D"], ["7D", "7D"],
+                    {}, {"x": 1}, "x" * 70]
+    kinds = ["cut", "keep", "table", "propose_redeal", "answer_redeal", "claim", "play", "bogus", None, 3]
+    keys = ["at", "accept", "card", "capture", "seat", "auto", "extra"]
+
+    async def run() -> None:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        a = await Client(server, table["id"], players[0]["token"]).connect()  # not the cutter
+        before = a.last_view()["view"]
+        codes = set()
+        for i in range(300):
+            action = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 3))}
+            if rng.random() < 0.9:
+                action["type"] = rng.choice(kinds)
+            if rng.random() < 0.1:
+                await a.send({"type": "action", "id": rng.choice(values), "action": action})
+                continue
+            reply = await a.act(action, cid=f"z{i}")
+            assert reply["type"] == "error", (action, reply)
+            codes.add(reply["code"])
+        await a.send({"type": "ping"})
+        await a.wait_for(lambda f: f["type"] == "pong")
+        assert codes <= (engine.CODES | SERVICE_CODES) and "internal" not in codes
+        assert {"malformed", "not_your_turn"} <= codes
+        assert not [f for f in a.frames if f["type"] == "event"]
+        hello = await Client(server, table["id"], players[0]["token"]).connect()
+        assert hello.last_view()["view"] == before
+        for c in (a, hello):
+            await c.close()
+    asyncio.run(run())
