@@ -118,6 +118,11 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
     pages = [amira, youssef]
     for p in pages:
         p.locator("#board").wait_for(state="visible")
+    # A chat line reaches the other player, shown as text (never as markup).
+    amira.fill("#chat-input", "<b>Bonne chance</b>")
+    amira.press("#chat-input", "Enter")
+    youssef.wait_for_function("(t) => document.getElementById('log').textContent.includes(t)",
+                              arg="Amira: <b>Bonne chance</b>")
     n = 0
     shot = tried_illegal = random_cut = False
     while (seat := plan.actor()) is not None:

@@ -32,6 +32,7 @@ def test_four_players(browser: Any, server: str, console: Any) -> None:
     host.click("#create-form button[type=submit]")
     host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
     table_id = host.url.split("/t/")[1].split("?")[0]
+    host.wait_for_function("document.getElementById('setup-options').textContent !== ''")
     assert "2 contre 2" in host.locator("#setup-options").inner_text()
     for seat, page in enumerate(pages[1:], start=1):
         page.goto(f"/t/{table_id}")

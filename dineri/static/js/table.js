@@ -517,6 +517,7 @@
     $("play-controls").hidden = !(myTurn && v.phase === "play");
     $("redeal-btn").hidden = !canProposeRedeal(v);
     $("forfeit-btn").hidden = !me || v.phase === "over";
+    $("chat-form").hidden = !me;
     if (me && v.phase === "over") { showRecordLink(); }
 
     var sel = [];
@@ -605,6 +606,14 @@
   $("table-btn").addEventListener("click", function () { send({ type: "table" }); });
   $("forfeit-btn").addEventListener("click", function () {
     if (window.confirm(_("Leave the match? Your side forfeits."))) { send({ type: "forfeit" }); }
+  });
+
+  $("chat-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    // Control characters are refused by the server; strip them here (R: every user string checked).
+    var text = $("chat-input").value.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim();
+    if (!text || !S.socket) { return; }
+    if (S.socket.send({ type: "chat", text: text.slice(0, 200) })) { $("chat-input").value = ""; }
   });
 
   document.addEventListener("keydown", function (e) {
