@@ -1,9 +1,10 @@
 """The browser client (issue 4): page routes, templates and static files.
 
 :func:`mount_web` is called by the server's ``create_app``; it mounts ``/static``
-and adds the pages: the home/lobby ``/``, the table ``/t/{table_id}`` and the
-invitation ``/join/{code}``. Templates live in ``dineri/templates``, static files
-in ``dineri/static``; both ship with the package.
+and adds the pages: the home/lobby ``/``, the table ``/t/{table_id}``, the
+invitation ``/join/{table_id}.{code}`` and the language switch ``/lang/{code}``.
+Templates live in ``dineri/templates``, static files in ``dineri/static``, the
+catalogues in ``dineri/translations``; all ship with the package.
 """
 
 from __future__ import annotations

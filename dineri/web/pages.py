@@ -1,6 +1,7 @@
 """Page routes of the browser client (issue 4).
 
-``/`` home and lobby, ``/t/{table_id}`` a table, ``/join/{code}`` an invitation,
+``/`` home and lobby, ``/t/{table_id}`` a table, ``/join/{table_id}.{code}`` an
+invitation (the join page asks for a name, then opens ``/t/{table_id}?code={code}``),
 ``/lang/{code}`` the language switch (sets the ``dineri_lang`` cookie and goes
 back to ``next``). Pages are rendered in the negotiated language
 (:func:`dineri.web.i18n.negotiate`) with the catalogue for the scripts inlined.
