@@ -116,7 +116,7 @@ FORFEITS: tuple[Forfeit, ...] = tuple(Forfeit(seat) for seat in SEATS)
 CAPTURE_PLAYS: tuple[tuple[dict[tuple[Card, ...], Play], ...], ...] = tuple(
     tuple({} for _ in range(40)) for _ in SEATS
 )
-_CAPTURES_LIMIT = 1 << 12  # captures kept per (seat, card); more are built but not kept
+_CAPTURES_LIMIT = 1 << 10  # captures kept per (seat, card); more are built but not kept
 
 
 def capture_play(seat: int, card: Card, capture: tuple[Card, ...]) -> Play:

@@ -33,7 +33,7 @@ Getter = Callable[[bytes], tuple[Card, ...]]
 SUM_GETTERS: tuple[dict[bytes, tuple[Getter, ...]], ...] = tuple({} for _ in range(11))
 #: SORTED_PICKS[v][sorted values]: the index sets adding up to v (few: one per multiset of values).
 SORTED_PICKS: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(11))
-_MEMO_LIMIT = 1 << 14  # value strings kept per v; short strings, the common ones, come first
+_MEMO_LIMIT = 1 << 13  # value strings kept per v; short strings, the common ones, come first
 
 
 def sum_getters(v: int, smaller: bytes) -> tuple[Getter, ...]:

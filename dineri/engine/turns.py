@@ -128,7 +128,9 @@ def play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
             new_table = _without(table, capture)
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1:]
-    hands = (*hands[:seat], hand, *hands[seat + 1:])
+    new_hands = list(hands)
+    new_hands[seat] = hand
+    hands = tuple(new_hands)
     hands_empty = not hand and not any(hands)
     last_card = hands_empty and pos == len(pack)
     if capture:
