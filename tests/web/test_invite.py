@@ -37,6 +37,15 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     assert lobby.locator(f'.lobby-table[data-table="{table_id}"]').count() == 0
     lobby.context.close()
 
+    # A visitor without a name who opens the table itself is sent to the join page, code kept.
+    stranger_ctx = browser.new_context(viewport=PHONE, base_url=server, locale="en")
+    stranger = console.watch(stranger_ctx.new_page())
+    stranger.goto(host.url)
+    stranger.locator("#need-name-link").wait_for(state="visible")
+    assert stranger.get_attribute("#need-name-link", "href") == "/join/" + link.split("/join/")[1]
+    assert stranger.locator('#setup-seats button[data-seat]').count() == 0
+    stranger_ctx.close()
+
     guest_ctx = browser.new_context(viewport=PHONE, base_url=server, locale="ar")
     guest = console.watch(guest_ctx.new_page())
     guest.goto(link)

@@ -84,6 +84,7 @@
     var isHost = !!S.me && (t.host_id ? t.host_id === S.me.id : t.host === S.me.name);
     var mine = mySeatIn(t);
     $("need-name").hidden = !!S.me;
+    $("need-name-link").href = "/join/" + encodeURIComponent(t.id) + (inviteCode ? "." + encodeURIComponent(inviteCode) : "");
     if (isHost && t.code) {
       $("invite").hidden = false;
       $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + t.code);
