@@ -47,7 +47,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def add_command(sub: Any) -> None:
     """Register ``dineri bot`` on the ``dineri`` command's subparsers."""
     b = sub.add_parser("bot", help="a headless player: take a seat at a table and play legal actions")
-    b.add_argument("url", help="the table page URL (http://host:port/t/ID) or an invitation link (…?code=…)")
+    b.add_argument("url", help="the table page URL (http://host:port/t/ID) or an invitation link "
+                               "(/t/ID?code=… or /join/ID.CODE)")
     b.add_argument("--name", default="Bot", help="display name of the bot's guest identity (default: Bot)")
     b.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="how to choose (default: greedy)")
     g = b.add_mutually_exclusive_group()

@@ -55,15 +55,20 @@ class TableLink:
 
 def parse_table_url(url: str) -> TableLink:
     """Parse a table page URL ``http(s)://host/t/{id}`` or an invitation link
-    ``http(s)://host/t/{id}?code={code}``. Raises :class:`BotError` for anything else."""
+    (``http(s)://host/t/{id}?code={code}``, or the page's ``http(s)://host/join/{id}.{code}``).
+    Raises :class:`BotError` for anything else."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise BotError(f"not a table URL (http or https needed): {url!r}")
     segs = [s for s in parts.path.split("/") if s]
+    base = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    if len(segs) == 2 and segs[0] == "join":
+        table_id, dot, code = segs[1].partition(".")
+        if table_id and dot and code:
+            return TableLink(base, table_id, code)
     if len(segs) != 2 or segs[0] != "t" or not segs[1]:
-        raise BotError(f"not a table URL (expected /t/<table id>): {url!r}")
-    code = parse_qs(parts.query).get("code", [None])[0]
-    return TableLink(urlunsplit((parts.scheme, parts.netloc, "", "", "")), segs[1], code)
+        raise BotError(f"not a table URL (expected /t/<table id> or /join/<table id>.<code>): {url!r}")
+    return TableLink(base, segs[1], parse_qs(parts.query).get("code", [None])[0])
 
 
 @dataclass

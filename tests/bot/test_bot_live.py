@@ -16,8 +16,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from dineri.bot.client import BotError, new_guest, parse_table_url, take_seat
 from tests.server.driver import stacked_decks
 from tests.server.harness import ROOT, Api, Client, Server
 
@@ -153,3 +155,18 @@ def test_computer_plays_on_after_a_sigkill_restart(tmp_path: Path) -> None:
             proc.communicate()
         api.http.close()
         srv.stop()
+
+
+def test_bot_takes_a_seat_at_a_private_table_by_its_invitation_link(live: tuple[Server, Api]) -> None:
+    srv, api = live
+    host = api.player("Host")
+    table = api.table(host, public=False)
+
+    async def join(url: str) -> int:
+        link = parse_table_url(url)
+        async with httpx.AsyncClient(timeout=10) as http:
+            token = await new_guest(http, link.base, "Invited bot")
+            return await take_seat(http, link, token, seat=1)
+    assert asyncio.run(join(f"{srv.base}/join/{table['id']}.{table['code']}")) == 1
+    with pytest.raises(BotError, match="bad_code"):
+        asyncio.run(join(f"{srv.base}/t/{table['id']}"))

@@ -167,6 +167,9 @@ def test_table_urls() -> None:
     assert link.ws_url == "ws://127.0.0.1:8123/ws/tables/abc_DEF-1"
     inv = parse_table_url("https://dineri.example/t/T1?code=s3cr3t")
     assert (inv.table_id, inv.code, inv.ws_url) == ("T1", "s3cr3t", "wss://dineri.example/ws/tables/T1")
-    for bad in ("ftp://x/t/1", "http://x/tables/1", "http://x/t/", "not a url", "http://x/t/1/2"):
+    join = parse_table_url("http://h:1/join/T1.c0de-x_y")
+    assert (join.base, join.table_id, join.code) == ("http://h:1", "T1", "c0de-x_y")
+    for bad in ("ftp://x/t/1", "http://x/tables/1", "http://x/t/", "not a url", "http://x/t/1/2",
+                "http://x/join/T1", "http://x/join/.code"):
         with pytest.raises(BotError):
             parse_table_url(bad)
