@@ -272,8 +272,8 @@
         log(_("The decks are revealed: the match record can now be checked."));
         showRecordLink();
         break;
-      case "player_away": log(fmt(_("{name} is away."), { name: who })); break;
-      case "player_back": log(fmt(_("{name} is back."), { name: who })); break;
+      case "player_away": if (ev.seat !== S.seat) { log(fmt(_("{name} is away."), { name: who })); } break;
+      case "player_back": if (ev.seat !== S.seat) { log(fmt(_("{name} is back."), { name: who })); } break;
       case "chat":
         if (/^rematch:[A-Za-z0-9_.-]+$/.test(ev.text)) { offerRematch(who, ev.text.slice(8)); }
         else { log(ev.name + ": " + ev.text); }
