@@ -21,8 +21,9 @@ from dineri.engine.cards import VALUE, Card
 
 #: ``bytes(table).translate(VALUES)``: the value of each table card, in table order (R2).
 VALUES: bytes = bytes(VALUE) + bytes(256 - len(VALUE))
-#: ``values.translate(None, VALUES_FROM[v])``: the values below ``v`` only, in order.
-VALUES_FROM: tuple[bytes, ...] = tuple(bytes(range(v, 11)) for v in range(11))
+#: ``values.translate(None, VALUES_FROM[v])``: the values below ``v`` only, in order
+#: (0, the "value" of a byte that is no card, goes too, as in :data:`CARDS_FROM`).
+VALUES_FROM: tuple[bytes, ...] = tuple(bytes((0, *range(v, 11))) for v in range(11))
 #: ``bytes(table).translate(None, CARDS_FROM[v])``: the cards of value below ``v``, in order.
 CARDS_FROM: tuple[bytes, ...] = tuple(
     bytes(c for c in range(256) if c >= len(VALUE) or VALUE[c] >= v) for v in range(11)
