@@ -70,8 +70,15 @@ def to_record(options: Options, decks: tuple[tuple[Card, ...], ...], actions: li
                        actions=tuple(action_to_json(a) for a in actions))
 
 
-def bench(seats: int, rounds: int, seed: int) -> None:
-    """Time ``rounds`` random rounds, then the replay of their records; print both rates."""
+def bench(seats: int, rounds: int, seed: int, warmup: int) -> None:
+    """Time ``rounds`` random rounds, then the replay of their records; print both rates.
+
+    ``warmup`` rounds are played and replayed first, untimed (other seeds), so that the
+    engine's memos are in the steady state of a long-running server.
+    """
+    for rec in [to_record(s.options, s.decks, a) for s, a in
+                (random_round(seats, random.Random(-1 - i)) for i in range(warmup))]:
+        replay(rec)
     rng = random.Random(seed)
     played = []
     t0 = time.perf_counter()
@@ -96,9 +103,10 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--rounds", type=int, default=3000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--warmup", type=int, default=0, help="untimed rounds first (default 0: cold memos)")
     args = p.parse_args()
     for seats in (2, 4):
-        bench(seats, args.rounds, args.seed)
+        bench(seats, args.rounds, args.seed, args.warmup)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from dineri.engine.actions import (
     capture_play,
 )
 from dineri.engine.captures import CARDS_FROM, SUM_GETTERS, VALUES, VALUES_FROM, legal_captures, sum_getters
-from dineri.engine.cards import VALUE
+from dineri.engine.cards import VALUE, Card
 from dineri.engine.state import Deal, MatchState
 
 
@@ -85,6 +85,24 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
     return out
 
 
+#: OTHER_VALUES[v]: for ``bytes(table).translate(None, ...)``, every byte but the cards of value v.
+OTHER_VALUES: tuple[bytes, ...] = tuple(
+    bytes(c for c in range(256) if c >= len(VALUE) or VALUE[c] != v) for v in range(11)
+)
+#: SAME_VALUE_PLAYS[seat][card][same-value table cards]: the lay and the R14 captures.
+SAME_VALUE_PLAYS: tuple[tuple[dict[bytes, tuple[Play, ...]], ...], ...] = tuple(
+    tuple({} for _ in range(40)) for _ in range(4)
+)
+
+
+def _same_value_plays(seat: int, card: Card, same: bytes) -> tuple[Play, ...]:
+    """Lay ``card``, or take one of the ``same`` table cards (its value, R14; R16 forbids
+    any sum then). At most 3 such cards, so the memo stays small."""
+    plays = (LAYS[seat][card], *(capture_play(seat, card, (c,)) for c in same))
+    SAME_VALUE_PLAYS[seat][card][same] = plays
+    return plays
+
+
 def _turn_actions(deal: Deal, seat: int) -> list[Action]:
     """The claims (R20) and plays (R13–R17) of the seat whose turn it is."""
     out: list[Action] = []
@@ -96,17 +114,19 @@ def _turn_actions(deal: Deal, seat: int) -> list[Action]:
     values = raw.translate(VALUES)
     lays = LAYS[seat]
     captures = CAPTURE_PLAYS[seat]
+    same_plays = SAME_VALUE_PLAYS[seat]
     for card in deal.hands[seat]:
-        out.append(lays[card])
         v = VALUE[card]
         if v in values:
-            # R14, R16: a single card of the same value, each one a choice.
-            i = values.index(v)
-            while i >= 0:
-                cap = table[i:i + 1]
-                out.append(captures[card].get(cap) or capture_play(seat, card, cap))
-                i = values.find(v, i + 1)
+            # R14, R16: the lay, then each single card of the same value (memoized per
+            # the same-value cards on the table, in table order).
+            same = raw.translate(None, OTHER_VALUES[v])
+            plays = same_plays[card].get(same)
+            if plays is None:
+                plays = _same_value_plays(seat, card, same)
+            out += plays
         else:
+            out.append(lays[card])
             # R15: sums of the smaller cards (usually none: then nothing more to do).
             smaller = values.translate(None, VALUES_FROM[v])
             getters = SUM_GETTERS[v].get(smaller)
