@@ -168,9 +168,11 @@ def action_from_json(raw: object, seats: int) -> Action:
     seat = raw.get("seat")
     if type(seat) is not int or not 0 <= seat < seats:
         raise RuleError("malformed", f"seat must be an integer from 0 to {seats - 1}")
-    auto = raw.get("auto", False)
-    if type(auto) is not bool:
-        raise RuleError("malformed", "auto must be true or false")
+    auto = False
+    if "auto" in raw:
+        auto = raw["auto"]
+        if type(auto) is not bool:
+            raise RuleError("malformed", "auto must be true or false")
     kind = raw.get("type")
     if kind == "play":
         code: Any = raw.get("card")
@@ -179,9 +181,11 @@ def action_from_json(raw: object, seats: int) -> Action:
         except (KeyError, TypeError):  # not a code, or an unusual one: parse_card explains or accepts
             card = parse_card(code)
         capture = raw.get("capture")
-        capture = () if capture is None else _capture_list(capture, required=False)
-        if auto or seat >= 4:
-            return Play(seat, card, capture, auto)
+        if auto or seat >= 4:  # no shared instances for these
+            return Play(seat, card, () if capture is None else _capture_list(capture, required=False), auto)
+        if capture is None:
+            return LAYS[seat][card]
+        capture = _capture_list(capture, required=False)
         return capture_play(seat, card, capture) if capture else LAYS[seat][card]
     if kind == "claim":
         card = parse_card(raw.get("card"))
