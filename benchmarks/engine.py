@@ -1,11 +1,15 @@
 """Engine benchmark: random legal playouts and record replays, 2 and 4 seats, one core.
 
-Usage: python benchmarks/engine.py [--rounds N] [--seed S]
+Usage: python benchmarks/engine.py [--rounds N] [--seed S] [--warmup W]
 
 Prints full rounds per second and microseconds per action for
-(a) random legal play, where every action is chosen from ``legal_actions``
-(so enumeration is included), and (b) replaying the recorded actions of
-those same rounds from their records (parse + validate + apply).
+(a) random legal play: each round starts from a new match on a random deck and
+every action (cut, keep/table, redeal proposals and answers, plays, claims) is
+drawn uniformly from ``legal_actions`` minus ``Forfeit``, so enumeration is
+included; and (b) replaying the recorded actions of those same rounds from their
+records (``replay``: JSON parse + validate + apply), checked to reach the same
+round results. Building the records (``action_to_json``) is not timed. The
+engine's memos start cold unless ``--warmup`` rounds are played first.
 Goal (issue 2): at least 10,000 random 2-seat rounds per second.
 """
 

@@ -175,8 +175,8 @@ def play(state: MatchState, action: Play) -> tuple[MatchState, list[Event]]:
 
 
 def _without(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
-    # ``cards`` in order, minus those in ``taken``.
-    return tuple([c for c in cards if c not in taken])
+    # ``cards`` in order, minus those in ``taken`` (all cards 0-39, so bytes do it in C).
+    return tuple(bytes(cards).translate(None, bytes(taken)))
 
 
 def _why_illegal(card: Card, capture: Sequence[Card], table: Sequence[Card]) -> str:
