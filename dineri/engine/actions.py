@@ -1,7 +1,10 @@
 """Actions a seat may take, and their JSON form (``match-record.md``, Actions).
 
-Each action is a small frozen dataclass. ``auto`` marks an action the server
-made for a player (a turn clock that ran out). :func:`action_from_json` turns a
+Each action is a small frozen dataclass that checks its own form when built
+(R18: a card 0–39, no card named twice, a cut position 0–39 …), raising
+``RuleError("malformed")``, so a malformed action cannot exist; the seat's upper
+bound depends on the table and is checked by ``apply``. ``auto`` marks an
+action the server made for a player (a turn clock that ran out). :func:`action_from_json` turns a
 record's action object into one, raising ``malformed`` (R18) for any other form.
 
 Speed (``benchmarks/engine.py``): building a frozen dataclass costs about as
@@ -19,6 +22,27 @@ from dineri.engine.cards import BY_CODE, CODE, Card, card_codes, parse_card
 from dineri.engine.errors import RuleError
 
 
+def _malformed(message: str) -> RuleError:
+    return RuleError("malformed", message)
+
+
+def _check_seat_auto(seat: object, auto: object) -> None:
+    # The upper bound of a seat depends on the table: apply() checks it (R4).
+    if type(seat) is not int or seat < 0:
+        raise _malformed(f"seat must be a non-negative integer, got {seat!r}")
+    if type(auto) is not bool:
+        raise _malformed("auto must be true or false")
+
+
+def _check_cards(card: object, capture: object) -> None:
+    if type(card) is not int or not 0 <= card < 40:
+        raise _malformed(f"a card is a number from 0 to 39, got {card!r}")
+    if type(capture) is not tuple or not all(type(c) is int and 0 <= c < 40 for c in capture):
+        raise _malformed("capture must be a tuple of card numbers 0-39")
+    if len(set(capture)) != len(capture):
+        raise _malformed("a card is named twice in capture")
+
+
 @dataclass(frozen=True, slots=True)
 class Cut:
     """R8: the cutter cuts the pack at position ``at`` (0–39)."""
@@ -26,6 +50,11 @@ class Cut:
     seat: int
     at: int
     auto: bool = False
+
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
+        if type(self.at) is not int or not 0 <= self.at <= 39:
+            raise _malformed(f"cut position must be an integer from 0 to 39, got {self.at!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +64,9 @@ class Keep:
     seat: int
     auto: bool = False
 
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
+
 
 @dataclass(frozen=True, slots=True)
 class TableDrawn:
@@ -42,6 +74,9 @@ class TableDrawn:
 
     seat: int
     auto: bool = False
+
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +86,9 @@ class ProposeRedeal:
     seat: int
     auto: bool = False
 
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
+
 
 @dataclass(frozen=True, slots=True)
 class AnswerRedeal:
@@ -59,6 +97,11 @@ class AnswerRedeal:
     seat: int
     accept: bool
     auto: bool = False
+
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
+        if type(self.accept) is not bool:
+            raise _malformed("accept must be true or false")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +113,12 @@ class Claim:
     capture: tuple[Card, ...]
     auto: bool = False
 
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
+        _check_cards(self.card, self.capture)
+        if not self.capture:
+            raise _malformed("a claim must name the cards it takes")
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
@@ -80,6 +129,10 @@ class Play:
     capture: tuple[Card, ...] = ()
     auto: bool = False
 
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
+        _check_cards(self.card, self.capture)
+
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
@@ -87,6 +140,9 @@ class Forfeit:
 
     seat: int
     auto: bool = False
+
+    def __post_init__(self) -> None:
+        _check_seat_auto(self.seat, self.auto)
 
 
 Action = Cut | Keep | TableDrawn | ProposeRedeal | AnswerRedeal | Claim | Play | Forfeit

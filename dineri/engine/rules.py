@@ -86,7 +86,8 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
     Raises :class:`RuleError` with the record's error code when the action is
     refused; ``state`` is never modified (it is immutable).
     """
-    if type(action) is Play:  # the common case; it checks the seat itself
+    # Actions check their own form when built (R18: form first, then phase, seat, rules).
+    if type(action) is Play:  # the common case; it checks the seat against the turn itself
         return play(state, action)
     need_seat(state, action.seat)
     handler = _HANDLERS.get(type(action))

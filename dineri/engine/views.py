@@ -28,7 +28,7 @@ def _public(state: MatchState) -> dict[str, Any]:
     if state.phase in ("shuffle", "cut") or deal is None:
         table: list[str] = []
         hand_sizes = [0] * n
-        deck_left = 40 if state.phase == "cut" else 0
+        deck_left = 40 if state.deck is not None else 0  # cut, or a forfeit before it (R33)
         captured = [0, 0]
         chkobba_cards: list[list[str]] = [[], []]
     else:
