@@ -93,21 +93,6 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
     handler = _HANDLERS.get(type(action))
     if handler is not None:
         return handler(state, action)
-    # Subclasses of the action types (never built by the engine) take the slower path.
-    if isinstance(action, Play):
-        return play(state, action)
-    if isinstance(action, Claim):
-        return claim(state, action)
-    if isinstance(action, Cut):
-        return _cut(state, action)
-    if isinstance(action, Keep | TableDrawn):
-        return _choose(state, action)
-    if isinstance(action, ProposeRedeal):
-        return _propose(state, action)
-    if isinstance(action, AnswerRedeal):
-        return _answer(state, action)
-    if isinstance(action, Forfeit):
-        return _forfeit(state, action)
     raise RuleError("malformed", f"not an action: {action!r}")
 
 
