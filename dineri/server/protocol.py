@@ -109,6 +109,8 @@ class TableInfo(_Msg):
     host: str | None = None
     seats: list[SeatInfo]
     running_clock: ClockInfo | None = None
+    rematch: str | None = Field(default=None,
+                                description="id of this finished table's rematch table, once asked for")
 
 
 class WelcomeMsg(_Msg):
@@ -216,10 +218,19 @@ class ChatEvent(_Msg):
     text: str
 
 
+class RematchEvent(_Msg):
+    """Event: a player of the finished table asked for a rematch; ``table`` is the rematch table's
+    id (``POST /api/tables/{id}/rematch`` seats each player who asks)."""
+
+    type: Literal["rematch"]
+    seat: int
+    table: str
+
+
 # The service's own events; a game adds its events (``Game.event_models``).
 SERVICE_EVENT_MODELS: dict[str, type[BaseModel]] = {
     "match_started": MatchStartedEvent, "player_away": PlayerAwayEvent, "player_back": PlayerBackEvent,
-    "chat": ChatEvent,
+    "chat": ChatEvent, "rematch": RematchEvent,
 }
 
 CLIENT_MODELS: dict[str, type[BaseModel]] = {

@@ -160,6 +160,24 @@ async def start(table_id: str, body: StartRequest, player: PlayerDep, services: 
     return sess.info(with_code=player.id == sess.host_id)
 
 
+@router.post("/{table_id}/rematch")
+async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    """A player of the finished table asks for a rematch: the rematch table is created once (same
+    options; host: the first to ask; its computer players seated again), every asking player is
+    seated there on their side, and the finished table's info carries ``rematch`` (pushed to its
+    sockets with a ``rematch`` event). Answers the rematch table."""
+    old = await _session(services, table_id)
+    try:
+        new, created = await services.tables.rematch(table_id, player.id)
+        if created and services.bot_launcher is not None:
+            for seat, row in sorted(old.seat_rows.items()):
+                if row.is_bot and seat not in new.seat_rows:
+                    await services.bot_launcher(new, seat)
+    except Refused as e:
+        raise _refused(e) from None
+    return new.info(with_code=player.id == new.host_id)
+
+
 @router.get("/{table_id}/record")
 async def record(table_id: str, player: PlayerDep, services: ServicesDep) -> JSONResponse:
     """The full ``dineri-match/1`` record, for the table's players once the match is over."""

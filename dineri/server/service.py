@@ -111,6 +111,42 @@ class TableService:
         await self.lobby_changed()
         return sess
 
+    async def rematch(self, table_id: str, player_id: str) -> tuple[TableSession, bool]:
+        """Seat ``player_id`` (a player of the finished table ``table_id``) at its rematch table,
+        created on the first request with the same game, options, privacy and clock, hosted by
+        that first requester. The caller keeps their seat number where it is free, else another
+        seat of the same side, else any free seat. Returns ``(rematch session, created now)``.
+        Raises :class:`Refused`: ``not_found``, ``forbidden``, ``not_over``, ``table_full``,
+        ``not_open`` (the rematch has started without the caller)."""
+        old = await self.session(table_id)
+        if old is None:
+            raise Refused("not_found", "no such table", 404)
+        created: list[str] = []
+
+        async def create() -> str:
+            sess = await self.create_table(player_id, old.game_name, old.options, old.public, old.clock)
+            created.append(sess.id)
+            return sess.id
+        new_id, seat = await old.ask_rematch(player_id, create)
+        new = await self.session(new_id)
+        if new is None:
+            raise Refused("not_found", "the rematch table is gone", 404)
+        await new.fresh()
+        if new.seat_of(player_id) is None:
+            same_side = [seat] + [i for i in range(new.seats) if i % 2 == seat % 2 and i != seat]
+            for choice in same_side:
+                if choice in new.seat_rows:
+                    continue
+                try:
+                    await new.take_seat(player_id, choice, None, new.code)
+                    break
+                except Refused as e:
+                    if e.code != "seat_taken":  # lost a race for that seat: try the next one
+                        raise
+            else:
+                await new.take_seat(player_id, None, None, new.code)
+        return new, bool(created)
+
     async def lobby(self) -> list[dict[str, Any]]:
         """Open public tables (the lobby), as table infos."""
         def ids(s: Session) -> list[str]:

@@ -17,7 +17,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -83,6 +83,7 @@ class TableSession(Presence):
         self.host_name: str | None = None
         self.code = ""
         self.status = "open"
+        self.rematch: str | None = None  # the rematch table's id, once a player asked for it
         self.seat_rows: dict[int, SeatRow] = {}
         self.match: GameMatch | None = None
         self.match_id: int | None = None
@@ -163,6 +164,9 @@ class TableSession(Presence):
                 self.match = get_game(m.game).load(json.loads(m.record))
                 self.match_id = m.id
                 self.acks = repo.client_acks(s, m.id)
+            if self.status == "over":
+                ev = repo.last_event_of_type(s, self.id, "rematch")
+                self.rematch = str(ev["table"]) if ev is not None else None
             return True
         return await self._db(read)
 
@@ -197,6 +201,7 @@ class TableSession(Presence):
             "public": self.public, "clock": self.clock, "host": self.host_name, "seats": seats,
             "running_clock": ({"seat": self._clock[0], "expires_at": self._clock[1]}
                               if self._clock else None),
+            "rematch": self.rematch,
         }
         if with_code:
             info["code"] = self.code
@@ -411,6 +416,24 @@ class TableSession(Presence):
         if new.over:
             log.info("match over", extra={"table": self.id, "match": match_id, "result": result})
         return (ack or {"type": "ack", "id": None, "seq": seqs[-1]}), True
+
+    async def ask_rematch(self, player_id: str, create: Callable[[], Awaitable[str]]) -> tuple[str, int]:
+        """A player of this finished table asks for a rematch: the first call runs ``create()``
+        (which makes the rematch table and returns its id), stores and broadcasts a ``rematch``
+        event (the table info then carries ``rematch``); later calls return the same id.
+        Returns ``(rematch table id, the caller's seat here)``.
+        Raises :class:`Refused` ``forbidden`` (not a player of this table), ``not_over``."""
+        async with self.lock:
+            await self.ensure_fresh()
+            seat = self.seat_of(player_id)
+            if seat is None:
+                raise Refused("forbidden", "only the table's players may ask for a rematch", 403)
+            if self.status != "over":
+                raise Refused("not_over", "a rematch can be asked for once the match is over")
+            if self.rematch is None:
+                self.rematch = await create()
+                await self.post_event({"type": "rematch", "seat": seat, "table": self.rematch})
+            return self.rematch, seat
 
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
         """Store and broadcast a service event (chat, away, back); returns its number.

@@ -119,6 +119,18 @@ def events_after(s: Session, table_id: str, after: int) -> list[tuple[int, dict[
     return [(seq, json.loads(text)) for seq, text in s.execute(q)]
 
 
+def last_event_of_type(s: Session, table_id: str, kind: str) -> dict[str, Any] | None:
+    """The latest stored event of ``table_id`` whose ``type`` is ``kind``, or ``None``."""
+    q = (select(EventLog.event).where(EventLog.table_id == table_id,
+                                      EventLog.event.contains(_dump(kind)))
+         .order_by(EventLog.seq.desc()))
+    for (text,) in s.execute(q):
+        ev = json.loads(text)
+        if ev.get("type") == kind:
+            return dict(ev)
+    return None
+
+
 def start_match(s: Session, table: Table, game: str, record: dict[str, Any]) -> Match:
     """Store a new match of ``table`` with its first record; the table becomes ``playing``."""
     m = Match(table_id=table.id, game=game, record=_dump(record), status="playing", started_at=utcnow())

@@ -185,12 +185,19 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
     link.wait_for(state="visible")
     record = amira.request.get(link.get_attribute("href"))
     assert record.ok and record.json()["format"] == "dineri-match/1"
-    # Rematch: Amira opens a new table with the same options; Youssef is offered to join it.
+    # Rematch: Amira asks; Youssef, still on the finished table, is shown "Join the rematch" as a
+    # button and lands at the same new table, in his former seat (POST .../rematch).
+    youssef.click("#summary-close")
     amira.click("#rematch-btn")
     amira.wait_for_url(re.compile(r"/t/(?!" + table_id + r")[A-Za-z0-9_-]+"))
-    youssef.click("#summary-close")
-    youssef.locator(".rematch-link").click()
+    join = youssef.locator("#rematch-board")
+    youssef.wait_for_function("document.getElementById('rematch-board').textContent === 'Join the rematch'")
+    assert join.is_visible()
+    assert "Amira asks for a rematch." in youssef.locator("#log").inner_text()
+    join.click()
     youssef.wait_for_url(amira.url.split("?")[0] + "*")
-    youssef.click('#setup-seats button[data-seat="1"]')
+    youssef.locator("#leave-seat").wait_for(state="visible")
     amira.wait_for_function("!document.getElementById('start-match').disabled")
+    seats = amira.locator("#setup-seats li").all_inner_texts()
+    assert "Amira" in seats[0] and "Youssef" in seats[1]
     assert console.errors == []

@@ -62,6 +62,7 @@
     $("board").hidden = t.status === "open";
     if (t.code) { inviteCode = inviteCode || t.code; }
     if (S.view) { render(); }
+    showRematch();
     ensureSocket();
   }
 
@@ -179,6 +180,7 @@
         $("board").hidden = msg.table.status === "open" || !msg.view;
         if (msg.table.status === "open") { renderSetup(); }
         if (msg.view) { render(); }
+        showRematch();
         break;
       case "event":
         if (S.lastSeq === null || msg.seq > S.lastSeq) { S.lastSeq = msg.seq; }
@@ -274,20 +276,30 @@
         break;
       case "player_away": if (ev.seat !== S.seat) { log(fmt(_("{name} is away."), { name: who })); } break;
       case "player_back": if (ev.seat !== S.seat) { log(fmt(_("{name} is back."), { name: who })); } break;
-      case "chat":
-        if (/^rematch:[A-Za-z0-9_.-]+$/.test(ev.text)) { offerRematch(who, ev.text.slice(8)); }
-        else { log(ev.name + ": " + ev.text); }
+      case "chat": log(ev.name + ": " + ev.text); break;
+      case "rematch":
+        log(fmt(_("{name} asks for a rematch."), { name: who }));
+        if (S.table) { S.table.rematch = ev.table; showRematch(); }
         break;
       default: break;
     }
   }
 
-  function offerRematch(who, ref) {
-    var parts = ref.split(".");
-    var href = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
-    var li = el("li", null, [fmt(_("{name} offers a rematch."), { name: who }) + " ",
-      el("a", { href: href, class: "rematch-link", text: _("Join the rematch") })]);
-    log(li);
+  // The rematch (docs/protocol.md): once any player asked, the finished table's info carries its
+  // id and every player sees "Join the rematch"; a spectator of a public table may watch it.
+  function showRematch() {
+    var t = S.table;
+    if (!t || t.status !== "over") { return; }
+    var me = S.seat !== null && S.seat !== undefined;
+    ["rematch-btn", "rematch-board"].forEach(function (id) {
+      var b = $(id);
+      b.textContent = t.rematch ? _("Join the rematch") : _("Rematch");
+      b.classList.toggle("primary", !!t.rematch);
+      b.hidden = !me;
+    });
+    var watch = $("rematch-watch");
+    watch.hidden = me || !t.rematch || !t.public;
+    if (t.rematch) { watch.href = "/t/" + encodeURIComponent(t.rematch); }
   }
 
   function winnerText(side) { return side === null || side === undefined ? _("Baji (tie): nobody") : sideName(side); }
@@ -341,7 +353,7 @@
       body
     ]);
     openDialog(title, wrap);
-    $("rematch-btn").hidden = S.seat === null || S.seat === undefined;
+    showRematch();
   }
 
   function showRecordLink() {
@@ -352,7 +364,7 @@
       a.setAttribute("download", "dineri-" + tableId + ".json");
       a.hidden = false;
     });
-    $("rematch-board").hidden = false;
+    showRematch();
   }
 
   $("summary-close").addEventListener("click", function () { $("summary").close(); });
@@ -362,15 +374,9 @@
     showRoundSummary(r, r.game === v.game ? v.scores : null);
   });
   function rematch() {
-    var t = S.table;
-    D.api("POST", EP.tables, { game: t.game, options: t.options, public: t.public, clock: t.clock })
-      .then(function (nt) {
-        return D.api("POST", EP.table.replace("{id}", nt.id) + "/seats", { seat: S.seat, code: nt.code })
-          .then(function () {
-            if (S.socket) { S.socket.send({ type: "chat", text: "rematch:" + nt.id + (nt.code ? "." + nt.code : "") }); }
-            location.href = "/t/" + nt.id + (nt.code ? "?code=" + encodeURIComponent(nt.code) : "");
-          });
-      }).catch(fail);
+    D.api("POST", tablePath() + "/rematch", {}).then(function (nt) {
+      location.href = "/t/" + encodeURIComponent(nt.id) + (nt.code ? "?code=" + encodeURIComponent(nt.code) : "");
+    }).catch(fail);
   }
   $("rematch-btn").addEventListener("click", rematch);
   $("rematch-board").addEventListener("click", rematch);

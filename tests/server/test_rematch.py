@@ -1,0 +1,95 @@
+"""The server-side rematch: ``POST /api/tables/{id}/rematch`` (docs/protocol.md, section 2)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.server.harness import Api, Client, Server, is_event
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _finished(api: Api, names: list[str], **opts: object) -> tuple[dict, list[dict]]:
+    """A table whose match ended by forfeit (R33) of seat 0's side."""
+    players = [api.player(n) for n in names]
+    table = api.table(players[0], seats=len(names), **opts)  # type: ignore[arg-type]
+    for i, p in enumerate(players):
+        assert api.sit(p, table, seat=i, code=table["code"]).status_code == 200
+    assert api.start(players[0], table, first_dealer=0).status_code == 200
+
+    async def forfeit() -> None:
+        c = await Client(api.server, table["id"], players[0]["token"]).connect()
+        reply = await c.act({"type": "forfeit"})
+        assert reply["type"] == "ack"
+        await c.close()
+    asyncio.run(forfeit())
+    assert api.call("GET", f"/api/tables/{table['id']}", players[0]).json()["status"] == "over"
+    return table, players
+
+
+def test_both_players_land_at_one_rematch_table(server: Server, api: Api) -> None:
+    table, (amira, youssef) = _finished(api, ["Amira", "Youssef"], target=21, best_of=3, clock=30)
+
+    async def watch_and_ask() -> tuple[dict, dict]:
+        # Youssef is still on the finished table: the rematch reaches him through the socket.
+        c = await Client(server, table["id"], youssef["token"]).connect()
+        r = api.call("POST", f"/api/tables/{table['id']}/rematch", youssef)
+        assert r.status_code == 200, r.text
+        ev = await c.wait_for(is_event("rematch"))
+        msg = await c.wait_for(lambda f: f["type"] == "table" and f["table"].get("rematch"))
+        await c.close()
+        return ev["event"], msg["table"]
+    event, info = asyncio.run(watch_and_ask())
+    first = api.call("GET", f"/api/tables/{table['id']}", youssef).json()
+    new_id = first["rematch"]
+    assert new_id and new_id != table["id"]
+    assert event == {"type": "rematch", "seat": 1, "table": new_id}
+    assert info["rematch"] == new_id
+    # Amira asks too: the same table, not a second one; each keeps their seat (and side).
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", amira)
+    assert r.status_code == 200, r.text
+    again = r.json()
+    assert again["id"] == new_id
+    assert again["status"] == "open" and again["host"] == "Youssef"  # the first to ask hosts
+    assert again["options"] == {"seats": 2, "target": 21, "best_of": 3} and again["clock"] == 30
+    assert [s["player"] for s in again["seats"]] == ["Amira", "Youssef"]
+    # Asking twice changes nothing.
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", amira)
+    assert r.status_code == 200 and r.json()["id"] == new_id
+    assert [s["player"] for s in r.json()["seats"]] == ["Amira", "Youssef"]
+    # The host can start it at once.
+    assert api.start(youssef, {"id": new_id}).status_code == 200
+
+
+def test_private_rematch_needs_no_code_for_the_players(api: Api) -> None:
+    table, (amira, youssef) = _finished(api, ["Amira", "Youssef"], public=False)
+    new = api.call("POST", f"/api/tables/{table['id']}/rematch", amira).json()
+    assert new["public"] is False and "code" in new  # Amira hosts: she gets the code
+    joined = api.call("POST", f"/api/tables/{table['id']}/rematch", youssef)
+    assert joined.status_code == 200 and "code" not in joined.json()
+    assert [s["player"] for s in joined.json()["seats"]] == ["Amira", "Youssef"]
+
+
+def test_rematch_refusals(api: Api) -> None:
+    table, players = api.full_table(["Amira", "Youssef"])
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", players[0])
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "not_over"
+    assert api.call("GET", f"/api/tables/{table['id']}", players[0]).json()["rematch"] is None
+    done, _ = _finished(api, ["Amira", "Youssef"])
+    stranger = api.player("Nour")
+    r = api.call("POST", f"/api/tables/{done['id']}/rematch", stranger)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "forbidden"
+    assert api.call("GET", f"/api/tables/{done['id']}", stranger).json()["rematch"] is None
+    r = api.call("POST", "/api/tables/nosuchtable/rematch", stranger)
+    assert r.status_code == 404
+
+
+def test_rematch_seats_on_the_same_side_in_two_against_two(api: Api) -> None:
+    table, players = _finished(api, ["A", "B", "C", "D"])
+    new = api.call("POST", f"/api/tables/{table['id']}/rematch", players[2]).json()
+    # C (seat 2) asked first and got seat 2 back; B and D follow on side 1.
+    for p in (players[1], players[3], players[0]):
+        new = api.call("POST", f"/api/tables/{table['id']}/rematch", p).json()
+    assert [s["player"] for s in new["seats"]] == ["A", "B", "C", "D"]
