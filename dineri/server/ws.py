@@ -68,13 +68,18 @@ class Connection:
 
     def drop(self) -> None:
         """Stop sending and close the socket with 1013 (try again later: resync)."""
+        if not self.dropped:
+            log.info("slow client dropped", extra={"conn": self.id, "queued": self.queue.qsize()})
+        self.kick(1013)
+
+    def kick(self, code: int) -> None:
+        """Stop sending (queued frames are discarded) and close the socket with ``code``."""
         if self.dropped:
             return
         self.dropped = True
-        log.info("slow client dropped", extra={"conn": self.id, "queued": self.queue.qsize()})
         while not self.queue.empty():
             self.queue.get_nowait()
-        asyncio.get_running_loop().create_task(self._close(1013))
+        asyncio.get_running_loop().create_task(self._close(code))
 
     async def _close(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -186,13 +191,17 @@ class TableClient:
 
     def on_bundle(self, bundle: dict[str, Any]) -> None:
         """Fan-out callback: queue the bundle's events, this audience's view, and the ack if ours."""
+        seat = _seat_in(bundle["table"], self.player_id)
+        if seat is None and not bundle["table"]["public"] and self.player_id != self.sess.host_id:
+            # Lost the seat at a private table (left or removed): no more of its frames.
+            self.conn.kick(4403)
+            return
         if not self.live:
             return
         for seq, event in bundle.get("events", []):
             if seq > self.sent_seq:
                 self.conn.send({"type": "event", "seq": seq, "event": event})
                 self.sent_seq = seq
-        seat = _seat_in(bundle["table"], self.player_id)
         if seat != self.present_seat:  # took or left a seat while connected: presence follows
             old, self.present_seat = self.present_seat, seat
             task = asyncio.get_running_loop().create_task(self._moved(old, seat))
