@@ -17,8 +17,9 @@ from typing import IO, Any
 from dineri.engine import RecordError, load_record, replay
 
 
-def _open(path: str) -> IO[str]:
-    return sys.stdin if path == "-" else open(path, encoding="utf-8")
+def _open(path: str) -> IO[bytes]:
+    # Bytes: json.loads decodes them, so text that is not UTF-8 is a malformed record, not a crash.
+    return sys.stdin.buffer if path == "-" else open(path, "rb")
 
 
 def _dump(obj: Any) -> str:

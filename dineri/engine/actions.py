@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dineri.engine.cards import BY_CODE, CODE, Card, card_codes, parse_card
-from dineri.engine.errors import RuleError
+from dineri.engine.errors import RuleError, shown
 
 
 def _malformed(message: str) -> RuleError:
@@ -29,14 +29,14 @@ def _malformed(message: str) -> RuleError:
 def _check_seat_auto(seat: object, auto: object) -> None:
     # The upper bound of a seat depends on the table: apply() checks it (R4).
     if type(seat) is not int or seat < 0:
-        raise _malformed(f"seat must be a non-negative integer, got {seat!r}")
+        raise _malformed(f"seat must be a non-negative integer, got {shown(seat)}")
     if type(auto) is not bool:
         raise _malformed("auto must be true or false")
 
 
 def _check_cards(card: object, capture: object) -> None:
     if type(card) is not int or not 0 <= card < 40:
-        raise _malformed(f"a card is a number from 0 to 39, got {card!r}")
+        raise _malformed(f"a card is a number from 0 to 39, got {shown(card)}")
     if type(capture) is not tuple or not all(type(c) is int and 0 <= c < 40 for c in capture):
         raise _malformed("capture must be a tuple of card numbers 0-39")
     if len(set(capture)) != len(capture):
@@ -54,7 +54,7 @@ class Cut:
     def __post_init__(self) -> None:
         _check_seat_auto(self.seat, self.auto)
         if type(self.at) is not int or not 0 <= self.at <= 39:
-            raise _malformed(f"cut position must be an integer from 0 to 39, got {self.at!r}")
+            raise _malformed(f"cut position must be an integer from 0 to 39, got {shown(self.at)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +264,8 @@ def action_from_json(raw: object, seats: int) -> Action:
         return AnswerRedeal(seat, accept, auto)
     if kind == "forfeit":
         return Forfeit(seat, auto)
-    raise RuleError("malformed", f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
+    raise RuleError("malformed",
+                    f"unknown action type {shown(kind)}; expected one of {', '.join(ACTION_TYPES)}")
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dineri.engine.errors import RuleError
+from dineri.engine.errors import RuleError, shown
 
 Card = int
 
@@ -53,14 +53,14 @@ def parse_card(code: object) -> Card:
         if card is not None:
             return card
     raise RuleError(
-        "malformed", f"not a card code: {code!r} (a rank of A 2 3 4 5 6 7 Q J K, then a suit of D H S C)"
+        "malformed", f"not a card code: {shown(code)} (a rank of A 2 3 4 5 6 7 Q J K, then a suit of D H S C)"
     )
 
 
 def parse_cards(codes: object) -> tuple[Card, ...]:
     """Parse a JSON list of card codes; ``malformed`` if not a list or a code is bad."""
     if not isinstance(codes, list | tuple):
-        raise RuleError("malformed", f"expected a list of card codes, got {codes!r}")
+        raise RuleError("malformed", f"expected a list of card codes, got {shown(codes)}")
     return tuple(parse_card(c) for c in codes)
 
 

@@ -36,3 +36,12 @@ class RuleError(ValueError):
 
 class RecordError(ValueError):
     """A match record document that is malformed (not JSON, wrong format, bad deck …)."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about hostile input."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return "a value nested too deeply"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -13,7 +13,7 @@ from typing import Any
 
 from dineri.engine.actions import Action, action_from_json, action_to_json
 from dineri.engine.cards import CODE, Card, parse_card
-from dineri.engine.errors import RecordError, RuleError
+from dineri.engine.errors import RecordError, RuleError, shown
 from dineri.engine.rules import apply, new_match
 from dineri.engine.state import MatchState, Options
 from dineri.engine.views import summary
@@ -110,14 +110,18 @@ def load_record(doc: object) -> MatchRecord:
     if isinstance(doc, str | bytes):
         try:
             doc = json.loads(doc)
+        except UnicodeDecodeError:
+            raise _fail("not UTF-8 text") from None
         except ValueError as e:
-            raise _fail(f"not JSON ({e})") from None
+            raise _fail(f"not JSON ({shown(str(e), 120)})") from None
+        except RecursionError:
+            raise _fail("nesting too deep") from None
     if not isinstance(doc, dict):
         raise _fail("the document must be a JSON object")
     if doc.get("format") != FORMAT:
-        raise _fail(f"format must be {FORMAT!r}, got {doc.get('format')!r}")
+        raise _fail(f"format must be {FORMAT!r}, got {shown(doc.get('format'))}")
     if doc.get("game") != GAME:
-        raise _fail(f"game must be {GAME!r}, got {doc.get('game')!r}")
+        raise _fail(f"game must be {GAME!r}, got {shown(doc.get('game'))}")
     try:
         options = Options.from_json(doc.get("options"))
     except RuleError as e:

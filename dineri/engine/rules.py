@@ -25,7 +25,7 @@ from dineri.engine.actions import (
     TableDrawn,
 )
 from dineri.engine.cards import CODE, Card
-from dineri.engine.errors import RuleError
+from dineri.engine.errors import RuleError, shown
 from dineri.engine.legal import legal_actions, redeal_possible
 from dineri.engine.state import EMPTY_PILES, Deal, MatchState, Options
 from dineri.engine.turns import Event, claim, need_phase, need_seat, need_turn, play, take_deck
@@ -93,7 +93,7 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
     handler = _HANDLERS.get(type(action))
     if handler is not None:
         return handler(state, action)
-    raise RuleError("malformed", f"not an action: {action!r}")
+    raise RuleError("malformed", f"not an action: {shown(action)}")
 
 
 def _cut(state: MatchState, action: Cut) -> tuple[MatchState, list[Event]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from dineri.engine.cards import Card
-from dineri.engine.errors import RuleError
+from dineri.engine.errors import RuleError, shown
 
 PHASES = ("shuffle", "cut", "cut_choice", "play", "redeal_vote", "over")
 TARGETS = (11, 21, 31)
@@ -49,7 +49,7 @@ class Options:
         for key, allowed in (("seats", SEATS), ("target", TARGETS), ("best_of", BEST_OF)):
             v = raw.get(key)
             if type(v) is not int or v not in allowed:
-                raise RuleError("malformed", f"options.{key} must be one of {allowed}, got {v!r}")
+                raise RuleError("malformed", f"options.{key} must be one of {allowed}, got {shown(v)}")
             values.append(v)
         return cls(*values)
 
