@@ -129,6 +129,47 @@ class RateLimit:
         return False
 
 
+MAX_SOCKETS = 4  # open sockets of one player at one table; a fifth closes the oldest
+CLOSE_REPLACED = 4429  # the close code of a player's oldest socket when they open one too many
+
+
+class PlayerSockets:
+    """Per ``(table id, player id)``: the open sockets, oldest first (at most :data:`MAX_SOCKETS`),
+    and one rate bucket they share, so opening more sockets never raises a player's frame rate."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.sockets: dict[tuple[str, str], list[Connection]] = {}
+        self.buckets: dict[tuple[str, str], RateLimit] = {}
+
+    def add(self, key: tuple[str, str], conn: Connection) -> RateLimit:
+        """Register ``conn``; close the oldest sockets beyond the cap (:data:`CLOSE_REPLACED`).
+        Returns the player's shared bucket."""
+        conns = self.sockets.setdefault(key, [])
+        conns.append(conn)
+        while len(conns) > MAX_SOCKETS:
+            conns.pop(0).kick(CLOSE_REPLACED)
+        now = time.monotonic()
+        for k in [k for k, b in self.buckets.items() if k not in self.sockets and now - b.at > 60]:
+            del self.buckets[k]  # idle long enough to be full again: forget it
+        return self.buckets.setdefault(key, RateLimit(self.rate))
+
+    def remove(self, key: tuple[str, str], conn: Connection) -> None:
+        """Forget a closed socket (its bucket stays a while, so reconnecting does not refill it)."""
+        conns = self.sockets.get(key, [])
+        if conn in conns:
+            conns.remove(conn)
+        if not conns:
+            self.sockets.pop(key, None)
+
+
+def _player_sockets(ws: WebSocket, rate: float) -> PlayerSockets:
+    registry: PlayerSockets | None = getattr(ws.app.state, "player_sockets", None)
+    if registry is None:
+        registry = ws.app.state.player_sockets = PlayerSockets(rate)
+    return registry
+
+
 def _services(ws: WebSocket) -> Services:
     services: Services = ws.app.state.services
     return services
@@ -323,7 +364,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     waiter = getattr(services.tables.fanout, "wait_subscribed", None)
     if waiter is not None:
         await waiter()
-    limit = RateLimit(settings.messages_per_second)
+    # An identified player's sockets at this table share one bucket; anonymous spectators have their own.
+    registry = _player_sockets(ws, settings.messages_per_second)
+    key = (table_id, player_id) if player_id is not None else None
+    limit = registry.add(key, conn) if key is not None else RateLimit(settings.messages_per_second)
     try:
         while not conn.dropped:
             message = await ws.receive()
@@ -355,6 +399,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         pass
     finally:
         unsubscribe()
+        if key is not None:
+            registry.remove(key, conn)
         await client.close()
         await conn.stop()
         if ws.client_state == WebSocketState.CONNECTED:

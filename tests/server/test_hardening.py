@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 
 import pytest
 
@@ -56,4 +57,42 @@ def test_a_removed_player_gets_no_more_frames_of_a_private_table(server: Server,
         await s.send({"type": "ping"})
         await s.wait_for(lambda f: f["type"] == "pong")
         await s.close()
+    asyncio.run(run())
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    """A server with the default-like limits: 5 frames per second (bursts of 10)."""
+    db = tmp_path_factory.mktemp("strict") / "s.db"
+    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5").start()
+    api = Api(srv)
+    yield srv, api
+    srv.stop()
+    api.http.close()
+
+
+def test_many_sockets_neither_pile_up_nor_raise_the_rate(strict: tuple[Server, Api]) -> None:
+    """At most 4 sockets per player per table (a fifth closes the oldest, 4429), and the frame
+    rate is the player's at the table, shared by all their sockets."""
+    srv, api = strict
+
+    async def run() -> None:
+        table, players = api.full_table(["A", "B"], first_dealer=0)
+        socks = [await Client(srv, table["id"], players[0]["token"]).connect(hello=False) for _ in range(6)]
+        assert await _closed_with(socks[0]) == 4429 and await _closed_with(socks[1]) == 4429
+        live = socks[2:]
+        await asyncio.sleep(2.5)  # the bucket is full again: at most 10 frames, then 5 a second
+        assert not any(c.closed for c in live)
+        for _ in range(20):
+            for c in live:
+                await c.send({"type": "ping"})
+        await asyncio.sleep(0.5)
+        pongs = sum(1 for c in live for f in c.frames if f["type"] == "pong")
+        limited = sum(1 for c in live for f in c.frames if f.get("code") == "rate_limited")
+        assert 8 <= pongs <= 15 and pongs + limited == 80
+        other = await Client(srv, table["id"], players[1]["token"]).connect()  # B has a bucket of its own
+        await other.send({"type": "ping"})
+        await other.wait_for(lambda f: f["type"] == "pong")
+        for c in [*live, other]:
+            await c.close()
     asyncio.run(run())
