@@ -10,6 +10,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections import deque
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -23,6 +24,10 @@ from dineri.store import repo
 log = logging.getLogger("dineri.service")
 CLOCKS = (0, 15, 30, 60)
 EVICT_AFTER = 600.0  # seconds a finished table stays in memory after its last use
+MAX_OPEN_TABLES = 3  # open (not started) tables one player may host at once
+CREATE_PER_MINUTE = 10  # tables one player may create per minute (this process)
+LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (the newest)
+LOBBY_EVERY = 0.25  # seconds between two lobby pushes: changes in between are coalesced
 
 
 class TableService:
@@ -36,6 +41,10 @@ class TableService:
         self._loading = asyncio.Lock()
         self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
         self._sweeper: asyncio.Task[None] | None = None
+        self._created: dict[str, deque[float]] = {}  # player id -> recent creation times
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._lobby_dirty = False
+        self._lobby_at = 0.0
 
     async def start(self) -> None:
         """Load every table with a match in progress (clocks and grace periods resume)."""
@@ -49,6 +58,8 @@ class TableService:
         """Stop the sweeper and every session's timers."""
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
         for sess in self.sessions.values():
             await sess.close()
 
@@ -90,7 +101,9 @@ class TableService:
 
     async def create_table(self, host_id: str, game: str, options: dict[str, Any], public: bool,
                            clock: int) -> TableSession:
-        """Create an open table hosted by ``host_id``. Raises :class:`Refused` ``malformed``."""
+        """Create an open table hosted by ``host_id``. Raises :class:`Refused` ``malformed``,
+        ``too_many_tables`` (409: already :data:`MAX_OPEN_TABLES` open tables), ``rate_limited``
+        (429: more than :data:`CREATE_PER_MINUTE` creations in the last minute)."""
         try:
             g = get_game(game)
         except KeyError:
@@ -101,6 +114,16 @@ class TableService:
             raise Refused(e.code, e.message, 422) from None
         if clock not in CLOCKS:
             raise Refused("malformed", f"clock must be one of {CLOCKS}", 422)
+        now = time.monotonic()
+        recent = self._created.setdefault(host_id, deque())
+        while recent and now - recent[0] > 60.0:
+            recent.popleft()
+        if len(recent) >= CREATE_PER_MINUTE:
+            raise Refused("rate_limited", f"at most {CREATE_PER_MINUTE} new tables a minute", 429)
+        if await asyncio.to_thread(self._tx, lambda s: repo.open_tables_of(s, host_id)) >= MAX_OPEN_TABLES:
+            raise Refused("too_many_tables", f"you already host {MAX_OPEN_TABLES} open tables: "
+                                             "start or finish one first")
+        recent.append(now)
 
         def write(s: Session) -> str:
             return repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
@@ -148,9 +171,16 @@ class TableService:
         return new, bool(created)
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """Open public tables (the lobby), as table infos."""
+        """Open public tables (the lobby), newest first, at most :data:`LOBBY_PER_HOST` per host,
+        as table infos."""
         def ids(s: Session) -> list[str]:
-            return [t.id for t in repo.open_public_tables(s)]
+            per_host: dict[str, int] = {}
+            out = []
+            for t in repo.open_public_tables(s):
+                per_host[t.host_id] = per_host.get(t.host_id, 0) + 1
+                if per_host[t.host_id] <= LOBBY_PER_HOST:
+                    out.append(t.id)
+            return out
         out = []
         for table_id in await asyncio.to_thread(self._tx, ids):
             sess = await self.session(table_id)
@@ -161,5 +191,20 @@ class TableService:
         return out
 
     async def lobby_changed(self) -> None:
-        """Publish the lobby to every lobby socket."""
-        await self.fanout.publish("lobby", {"type": "lobby", "tables": await self.lobby()})
+        """Publish the lobby to every lobby socket, at most once per :data:`LOBBY_EVERY` seconds:
+        changes that come faster are coalesced into the next push (which reads the lobby then)."""
+        self._lobby_dirty = True
+        if self._lobby_task is None or self._lobby_task.done():
+            self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        while self._lobby_dirty:
+            wait = self._lobby_at + LOBBY_EVERY - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._lobby_dirty = False
+            self._lobby_at = time.monotonic()
+            try:
+                await self.fanout.publish("lobby", {"type": "lobby", "tables": await self.lobby()})
+            except Exception:  # a failed push must not stop later ones
+                log.exception("lobby push failed")

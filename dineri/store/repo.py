@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from dineri.store.models import (
@@ -73,6 +73,12 @@ def open_public_tables(s: Session, limit: int = 200) -> list[Table]:
     q = (select(Table).where(Table.public.is_(True), Table.status == "open")
          .order_by(Table.created_at.desc()).limit(limit))
     return list(s.execute(q).scalars())
+
+
+def open_tables_of(s: Session, host_id: str) -> int:
+    """How many open (not started) tables ``host_id`` hosts."""
+    q = select(func.count()).select_from(Table).where(Table.host_id == host_id, Table.status == "open")
+    return int(s.execute(q).scalar_one())
 
 
 def tables_with_status(s: Session, status: str) -> list[Table]:

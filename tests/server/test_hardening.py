@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -95,4 +97,57 @@ def test_many_sockets_neither_pile_up_nor_raise_the_rate(strict: tuple[Server, A
         await other.wait_for(lambda f: f["type"] == "pong")
         for c in [*live, other]:
             await c.close()
+    asyncio.run(run())
+
+
+def test_one_guest_cannot_flood_the_lobby(server: Server, api: Api) -> None:
+    """At most 3 open tables per host (then 409 ``too_many_tables``), at most 10 creations a
+    minute per player (then 429 ``rate_limited``), at most 2 tables per host in the lobby, and
+    lobby pushes coalesced to at most 4 a second."""
+    flooder = api.player("Flooder")
+    made = [api.table(flooder) for _ in range(3)]
+    r = api.call("POST", "/api/tables", flooder, json={})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "too_many_tables"
+    listed = [t for t in api.http.get("/api/tables").json() if t["host"] == "Flooder"]
+    assert len(listed) == 2 and {t["id"] for t in listed} <= {t["id"] for t in made}
+    # Started tables are no longer open: creations go on until the per-minute limit.
+    other = api.player("Other")
+    codes = []
+    for t in made:
+        assert api.sit(flooder, t, seat=0).status_code == 200
+        assert api.sit(other, t, seat=1).status_code == 200
+        assert api.start(flooder, t).status_code == 200
+    for _ in range(8):
+        r = api.call("POST", "/api/tables", flooder, json={})
+        codes.append(r.status_code)
+        if r.status_code == 201:
+            t = r.json()
+            assert api.sit(flooder, t, seat=0).status_code == 200
+            assert api.sit(other, t, seat=1).status_code == 200
+            assert api.start(flooder, t).status_code == 200
+    assert codes == [201] * 7 + [429]
+    assert r.json()["detail"]["code"] == "rate_limited"
+
+    async def run() -> None:
+        from websockets.asyncio.client import connect
+        hosts = [api.player(f"Busy{i}") for i in range(2)]
+        tables = [api.table(h) for h in hosts]
+        async with connect(f"{server.ws_base}/ws/lobby") as ws:
+            json.loads(await asyncio.wait_for(ws.recv(), 5))
+            with contextlib.suppress(TimeoutError):  # the pushes of the creations above
+                while True:
+                    await asyncio.wait_for(ws.recv(), 0.6)
+            t0 = asyncio.get_running_loop().time()
+            for _ in range(6):  # 24 lobby changes as fast as REST allows
+                for h, t in zip(hosts, tables, strict=True):
+                    assert api.sit(h, t, seat=0).status_code == 200
+                    assert api.call("DELETE", f"/api/tables/{t['id']}/seats/me", h).status_code == 200
+            elapsed = asyncio.get_running_loop().time() - t0
+            pushes = []
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    pushes.append(json.loads(await asyncio.wait_for(ws.recv(), 1.0)))
+            assert 1 <= len(pushes) <= elapsed / 0.25 + 2 < 24
+            last = {t["id"]: t for t in pushes[-1]["tables"]}
+            assert all(last[t["id"]]["seats"][0]["player"] is None for t in tables)
     asyncio.run(run())
