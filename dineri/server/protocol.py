@@ -12,6 +12,7 @@ Events and views are the game's JSON objects, numbered per table by ``seq``.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -58,25 +59,69 @@ ClientMsg = Annotated[HelloMsg | ActionMsg | ChatMsg | PingMsg, Field(discrimina
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMsg)
 
 
-class ProtocolError(ValueError):
-    """A client frame that is not one of the client messages; ``code`` is ``malformed``."""
+MAX_DEPTH = 16  # deepest nesting of arrays/objects in a client frame (Chkobba needs 3)
 
-    def __init__(self, code: str, message: str) -> None:
+
+class ProtocolError(ValueError):
+    """A client frame that is not one of the client messages; ``code`` is ``malformed``;
+    ``id``: the frame's own ``id`` when it had a usable one (for the error reply)."""
+
+    def __init__(self, code: str, message: str, id: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.id = id
+
+
+def too_deep(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
+    """True when the JSON ``text`` nests arrays/objects deeper than ``limit`` (scanned without
+    parsing, so a hostile frame cannot exhaust the parser's recursion)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth, in_str, esc = 0, False, False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def client_id(doc: object) -> str | None:
+    """The ``id`` of a parsed client frame when it is a usable one (a string of 1–64), else ``None``."""
+    cid = doc.get("id") if isinstance(doc, dict) else None
+    return cid if isinstance(cid, str) and 1 <= len(cid) <= 64 else None
 
 
 def parse_client(text: str | bytes) -> HelloMsg | ActionMsg | ChatMsg | PingMsg:
-    """Parse one client frame. Raises :class:`ProtocolError` (``malformed``) naming the problem."""
+    """Parse one client frame (once: errors carry its ``id``). Raises :class:`ProtocolError`
+    (``malformed``) naming the problem, also for nesting deeper than :data:`MAX_DEPTH`."""
+    if too_deep(text):
+        raise ProtocolError("malformed", f"message: nested deeper than {MAX_DEPTH} levels")
     try:
-        msg: HelloMsg | ActionMsg | ChatMsg | PingMsg = CLIENT_ADAPTER.validate_json(text)
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "message: not valid JSON") from None
+    cid = client_id(doc)
+    try:
+        msg: HelloMsg | ActionMsg | ChatMsg | PingMsg = CLIENT_ADAPTER.validate_python(doc)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise ProtocolError("malformed", f"{where}: {first['msg']}") from None
+        raise ProtocolError("malformed", f"{where}: {first['msg']}", cid) from None
     if isinstance(msg, ChatMsg) and any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in msg.text):
-        raise ProtocolError("malformed", "text: control characters are not allowed")
+        raise ProtocolError("malformed", "text: control characters are not allowed", msg.id)
     return msg
 
 

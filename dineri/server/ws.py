@@ -22,7 +22,16 @@ from starlette.websockets import WebSocketState
 
 from dineri.server.auth import COOKIE
 from dineri.server.deps import Services, token_from
-from dineri.server.protocol import ActionMsg, ChatMsg, HelloMsg, PingMsg, ProtocolError, parse_client
+from dineri.server.protocol import (
+    ActionMsg,
+    ChatMsg,
+    HelloMsg,
+    PingMsg,
+    ProtocolError,
+    client_id,
+    parse_client,
+    too_deep,
+)
 from dineri.server.session import TableSession
 from dineri.store import repo
 
@@ -289,7 +298,7 @@ class TableClient:
         try:
             msg = parse_client(text)
         except ProtocolError as e:
-            self.conn.send({"type": "error", "id": _id_of(text), "code": e.code, "message": e.message})
+            self.conn.send({"type": "error", "id": e.id, "code": e.code, "message": e.message})
             return
         if isinstance(msg, HelloMsg):
             await self.hello(msg)
@@ -331,12 +340,13 @@ def _seat_in(table: dict[str, Any], player_id: str | None) -> int | None:
 
 
 def _id_of(text: str) -> str | None:
-    try:
-        doc = json.loads(text)
-    except ValueError:
+    """The frame's ``id`` for an error reply outside parsing; never raises (depth is checked first)."""
+    if too_deep(text):
         return None
-    cid = doc.get("id") if isinstance(doc, dict) else None
-    return cid if isinstance(cid, str) and len(cid) <= 64 else None
+    try:
+        return client_id(json.loads(text))
+    except (ValueError, RecursionError):
+        return None
 
 
 @router.websocket("/ws/tables/{table_id}")

@@ -151,3 +151,31 @@ def test_one_guest_cannot_flood_the_lobby(server: Server, api: Api) -> None:
             last = {t["id"]: t for t in pushes[-1]["tables"]}
             assert all(last[t["id"]]["seats"][0]["player"] is None for t in tables)
     asyncio.run(run())
+
+
+def test_a_deeply_nested_frame_is_malformed_and_the_socket_lives(server: Server, api: Api) -> None:
+    """A small frame nested 1200 levels deep (or just past 16) answers ``malformed``; the socket
+    stays open. Brackets inside strings do not count."""
+    from dineri.server.protocol import ProtocolError, parse_client
+
+    with pytest.raises(ProtocolError) as e:
+        parse_client('{"type":"action","id":"d0","action":' + "[" * 17 + "]" * 17 + "}")
+    assert e.value.code == "malformed" and "nested" in e.value.message
+    text = '{"type":"chat","id":"c","text":"' + "[{" * 40 + '"}'
+    assert parse_client(text).type == "chat"
+    with pytest.raises(ProtocolError) as e:
+        parse_client('{"type":"action","id":"d2","action":{"type":"play","card":"7D"},"x":1}')
+    assert e.value.id == "d2"  # the id comes from the single parse
+
+    table, players = api.full_table(["A", "B"], first_dealer=0)
+
+    async def run() -> None:
+        c = await Client(server, table["id"], players[0]["token"]).connect()
+        start = len(c.frames)
+        await c.send('{"type":"action","id":"d1","action":' + "[" * 1200 + "]" * 1200 + "}")
+        err = await c.wait_for(lambda f: f["type"] == "error", start)
+        assert err["code"] == "malformed" and not c.closed
+        await c.send({"type": "ping"})
+        await c.wait_for(lambda f: f["type"] == "pong", start)
+        await c.close()
+    asyncio.run(run())
