@@ -179,6 +179,13 @@ def _player_sockets(ws: WebSocket, rate: float) -> PlayerSockets:
     return registry
 
 
+async def _refuse(ws: WebSocket, code: int) -> None:
+    """Accept, then close with ``code`` (docs/protocol.md). Closing before the accept would reach
+    the client as a plain HTTP 403 without the code; nothing is read or sent in between."""
+    await ws.accept()
+    await ws.close(code)
+
+
 def _services(ws: WebSocket) -> Services:
     services: Services = ws.app.state.services
     return services
@@ -189,7 +196,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     """Push the lobby (open public tables) on connect and after every change."""
     services = _services(ws)
     if not origin_allowed(ws, services.settings.allowed_origins):
-        await ws.close(1008)
+        await _refuse(ws, 1008)
         return
     await ws.accept()
     conn = Connection(ws, services.settings.send_queue_size)
@@ -355,16 +362,16 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     services = _services(ws)
     settings = services.settings
     if not origin_allowed(ws, settings.allowed_origins):
-        await ws.close(1008)
+        await _refuse(ws, 1008)
         return
     sess = await services.tables.session(table_id)
     if sess is None:
-        await ws.close(4404)
+        await _refuse(ws, 4404)
         return
     await sess.fresh()
     player_id = _player_id(ws, services)
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
-        await ws.close(4403)
+        await _refuse(ws, 4403)
         return
     await ws.accept()
     conn = Connection(ws, settings.send_queue_size)

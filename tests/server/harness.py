@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -222,3 +223,14 @@ class Client:
 def is_event(kind: str) -> Any:
     """A frame predicate: an ``event`` frame of ``kind``."""
     return lambda f: f["type"] == "event" and f["event"]["type"] == kind
+
+
+async def refusal(url: str, **kw: Any) -> int | None:
+    """Open the WebSocket ``url`` and return the close code the server answers with; fails if
+    a frame comes first or the socket stays open for 5 s."""
+    async with connect(url, **kw) as ws:
+        try:
+            frame = await asyncio.wait_for(ws.recv(), 5)
+        except ConnectionClosed:
+            return ws.close_code
+        raise AssertionError(f"a frame instead of a close: {frame!r}")

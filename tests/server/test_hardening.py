@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server.harness import Api, Client, Server, is_event
+from tests.server.harness import Api, Client, Server, is_event, refusal
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -178,4 +178,22 @@ def test_a_deeply_nested_frame_is_malformed_and_the_socket_lives(server: Server,
         await c.send({"type": "ping"})
         await c.wait_for(lambda f: f["type"] == "pong", start)
         await c.close()
+    asyncio.run(run())
+
+
+def test_refused_sockets_get_the_documented_close_codes(server: Server, api: Api) -> None:
+    """4404 no such table, 4403 a private table for a stranger, 1008 a foreign Origin (both
+    sockets): the socket is accepted, then closed with that code."""
+    host, stranger = api.player("Host"), api.player("Stranger")
+    private = api.table(host, public=False)
+    public = api.table(host)
+    base = server.ws_base
+
+    async def run() -> None:
+        assert await refusal(f"{base}/ws/tables/nosuchtable") == 4404
+        assert await refusal(f"{base}/ws/tables/{private['id']}?token={stranger['token']}") == 4403
+        assert await refusal(f"{base}/ws/tables/{private['id']}") == 4403
+        evil = "http://evil.example"
+        assert await refusal(f"{base}/ws/tables/{public['id']}", origin=evil) == 1008
+        assert await refusal(f"{base}/ws/lobby", origin=evil) == 1008
     asyncio.run(run())
