@@ -204,8 +204,9 @@ async def lobby_socket(ws: WebSocket) -> None:
     unsubscribe = services.tables.fanout.subscribe("lobby", conn.send)
     try:
         conn.send({"type": "lobby", "tables": await services.tables.lobby()})
-        while True:
-            await ws.receive_text()  # the lobby socket is one-way; ignore what comes in
+        while True:  # the lobby socket is one-way: ignore whatever comes in, text or binary
+            if (await ws.receive())["type"] == "websocket.disconnect":
+                break
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

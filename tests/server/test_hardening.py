@@ -197,3 +197,25 @@ def test_refused_sockets_get_the_documented_close_codes(server: Server, api: Api
         assert await refusal(f"{base}/ws/tables/{public['id']}", origin=evil) == 1008
         assert await refusal(f"{base}/ws/lobby", origin=evil) == 1008
     asyncio.run(run())
+
+
+def test_the_lobby_socket_ignores_binary_frames(server: Server, api: Api) -> None:
+    """Binary (and text) frames on ``/ws/lobby`` are ignored: no traceback, the socket keeps
+    receiving lobby pushes."""
+    from websockets.asyncio.client import connect
+
+    host = api.player("BinaryHost")
+
+    async def run() -> None:
+        async with connect(f"{server.ws_base}/ws/lobby") as ws:
+            json.loads(await asyncio.wait_for(ws.recv(), 5))
+            await ws.send(b"\x00\x01binary")
+            await ws.send("text too")
+            t = api.table(host)
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if t["id"] in {x["id"] for x in msg["tables"]}:
+                    break
+    asyncio.run(run())
+    log = server.log_path.read_text()
+    assert "KeyError" not in log and "Traceback" not in log
