@@ -14,17 +14,28 @@ COOKIE = "dineri_token"
 MAX_NAME = 24
 
 
+# Control, format (U+200B, U+202E…), surrogate, private-use, unassigned, line/paragraph separators.
+BAD_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def clean_text(raw: object, most: int, what: str) -> str:
+    """Validate user text shown to others (display names, chat): a string, 1–``most`` characters
+    after trimming, none of :data:`BAD_CATEGORIES`. Returns the trimmed text; raises
+    ``ValueError`` naming ``what`` and the problem."""
+    if not isinstance(raw, str):
+        raise ValueError(f"the {what} must be a string")
+    text = raw.strip()
+    if not 1 <= len(text) <= most:
+        raise ValueError(f"the {what} must have 1 to {most} characters")
+    if any(unicodedata.category(ch) in BAD_CATEGORIES for ch in text):
+        raise ValueError(f"the {what} must not contain control, format or separator characters")
+    return text
+
+
 def clean_name(raw: object) -> str:
     """Validate a display name: a string, 1–24 characters after trimming, no control or
-    format characters. Returns the trimmed name; raises ``ValueError`` saying what is wrong."""
-    if not isinstance(raw, str):
-        raise ValueError("the name must be a string")
-    name = raw.strip()
-    if not 1 <= len(name) <= MAX_NAME:
-        raise ValueError(f"the name must have 1 to {MAX_NAME} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
-        raise ValueError("the name must not contain control characters")
-    return name
+    format characters (:func:`clean_text`). Returns the trimmed name; raises ``ValueError``."""
+    return clean_text(raw, MAX_NAME, "name")
 
 
 class Tokens:

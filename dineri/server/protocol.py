@@ -17,6 +17,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from dineri.server.auth import clean_text
+
+CHAT_MAX = 200  # characters of a chat line after trimming
 ClientId = Annotated[str, Field(min_length=1, max_length=64, description="client-chosen action id")]
 
 
@@ -42,11 +45,12 @@ class ActionMsg(_Msg):
 
 
 class ChatMsg(_Msg):
-    """Client: a chat line to the table (1–200 characters, no control characters)."""
+    """Client: a chat line to the table: 1–200 characters after trimming (it is sent trimmed),
+    no control, format or separator characters (as display names)."""
 
     type: Literal["chat"]
     id: ClientId | None = None
-    text: str = Field(min_length=1, max_length=200)
+    text: str = Field(min_length=1, max_length=CHAT_MAX)
 
 
 class PingMsg(_Msg):
@@ -120,8 +124,11 @@ def parse_client(text: str | bytes) -> HelloMsg | ActionMsg | ChatMsg | PingMsg:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
         raise ProtocolError("malformed", f"{where}: {first['msg']}", cid) from None
-    if isinstance(msg, ChatMsg) and any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in msg.text):
-        raise ProtocolError("malformed", "text: control characters are not allowed", msg.id)
+    if isinstance(msg, ChatMsg):  # the same checks as display names (auth.clean_text)
+        try:
+            msg.text = clean_text(msg.text, CHAT_MAX, "text")
+        except ValueError as e:
+            raise ProtocolError("malformed", f"text: {e}", msg.id) from None
     return msg
 
 

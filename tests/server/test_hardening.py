@@ -219,3 +219,24 @@ def test_the_lobby_socket_ignores_binary_frames(server: Server, api: Api) -> Non
     asyncio.run(run())
     log = server.log_path.read_text()
     assert "KeyError" not in log and "Traceback" not in log
+
+
+def test_chat_has_the_display_name_character_checks(server: Server, api: Api) -> None:
+    """Chat refuses control, format (U+202E, U+200B) and separator (U+2028) characters and
+    blank lines, like display names; a line is sent trimmed."""
+    table, players = api.full_table(["A", "B"], first_dealer=0)
+
+    async def run() -> None:
+        a = await Client(server, table["id"], players[0]["token"]).connect()
+        bad = ["evil\u202etxt.exe", "zero\u200bwidth", "two\u2028lines", "   ", "bell\u0007"]
+        for i, text in enumerate(bad):
+            start = len(a.frames)
+            await a.send({"type": "chat", "id": f"c{i}", "text": text})
+            err = await a.wait_for(lambda f: f["type"] == "error" and f["id"] == f"c{i}", start)  # noqa: B023
+            assert err["code"] == "malformed", text
+        await a.send({"type": "chat", "id": "ok", "text": "  salam  "})
+        chat = await a.wait_for(is_event("chat"))
+        assert chat["event"]["text"] == "salam"
+        assert [f["event"]["text"] for f in a.frames if is_event("chat")(f)] == ["salam"]
+        await a.close()
+    asyncio.run(run())
