@@ -180,6 +180,12 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
     assert winner is not None
     assert "You win the match!" in pages[winner].locator("#summary-h").inner_text()
     assert "You lose the match." in pages[1 - winner].locator("#summary-h").inner_text()
+    # Under the result: the last round's summary with its Total row and the game's result.
+    results = [p.locator("#summary-body .game-result").inner_text() for p in pages]
+    assert results[winner].startswith("You win game 1, ")
+    assert results[1 - winner].startswith("You lose game 1, ")
+    assert pages[1 - winner].locator("#summary-body tbody th", has_text="Total").count() == 1
+    assert "You lose the match." in pages[1 - winner].locator("#log").inner_text()
     # The record is offered for download once the decks are revealed.
     link = amira.locator("#record-link")
     link.wait_for(state="visible")

@@ -33,6 +33,28 @@
     for (var i = side; i < n(); i += 2) { names.push(playerName(i)); }
     return names.join(" & ");
   }
+  function seated() { return S.seat !== null && S.seat !== undefined; }
+  // Results: a player reads "you"; a spectator reads the winning side by its players' names
+  // (one name takes "wins", two names take "win").
+  function matchResultText(side) {
+    if (side === null || side === undefined) { return _("The match is over."); }
+    if (seated()) { return S.seat % 2 === side ? _("You win the match!") : _("You lose the match."); }
+    return n() === 4 ? fmt(_("{names} win the match."), { names: sideName(side) })
+      : fmt(_("{name} wins the match."), { name: sideName(side) });
+  }
+  function gameResultText(game, winner, scores, goesOn) {
+    var text;
+    if (seated()) {
+      var mine = S.seat % 2;
+      text = fmt(mine === winner ? _("You win game {game}, {a} to {b}.") : _("You lose game {game}, {a} to {b}."),
+        { game: game, a: scores[mine], b: scores[1 - mine] });
+    } else {
+      text = fmt(n() === 4 ? _("{names} win game {game}, {a} to {b}.") : _("{name} wins game {game}, {a} to {b}."),
+        { name: sideName(winner), names: sideName(winner), game: game, a: scores[winner], b: scores[1 - winner] });
+    }
+    return goesOn ? text + " " + _("The match goes on.") : text;
+  }
+  function gamesToWin() { return Math.floor(S.table.options.best_of / 2) + 1; }
   function cardsText(codes) { return codes.map(D.cardName).join(", "); }
 
   // ---- REST ------------------------------------------------------------------------
@@ -161,7 +183,13 @@
           else { delete S.pending[id]; }
         });
       },
-      onmessage: onMessage
+      onmessage: onMessage,
+      // Our seat at a private table is gone (left or removed): the REST table shows the free seats;
+      // taking one opens a new socket.
+      onrefused: function (code) {
+        S.socket = null;
+        if (code === 4403) { S.seat = null; loadTable().catch(fail); }
+      }
     });
   }
 
@@ -261,13 +289,13 @@
         showRoundSummary(ev.result, ev.scores);
         break;
       case "game_over":
-        var line = fmt(_("Game over: {side} wins the game, {a} to {b}."), { side: sideName(ev.winner), a: ev.scores[0], b: ev.scores[1] });
+        var line = gameResultText(ev.game, ev.winner, ev.scores, ev.games_won[ev.winner] < gamesToWin());
         log(line);
         if ($("summary").open) { $("summary-body").appendChild(el("p", { class: "result game-result", text: line })); }
         break;
       case "forfeit": log(auto(ev, fmt(_("{name} leaves the match: that side forfeits."), { name: who }))); break;
       case "match_over":
-        log(fmt(_("{side} wins the match."), { side: sideName(ev.winner) }));
+        log(matchResultText(ev.winner));
         showMatchOver(ev);
         break;
       case "reveal":
@@ -341,18 +369,14 @@
   }
 
   function showMatchOver(ev) {
-    var body = el("div", null, []);
-    var d = $("summary");
-    if (d.open) { body = $("summary-body").firstChild || body; }
-    var won = S.seat !== null && S.seat !== undefined ? (S.seat % 2 === ev.winner) : null;
-    var title = won === null ? fmt(_("{side} wins the match."), { side: sideName(ev.winner) })
-      : (won ? _("You win the match!") : _("You lose the match."));
+    // The last round's summary (with its Total row and the game's result) stays under the result.
+    var kept = $("summary").open ? Array.prototype.slice.call($("summary-body").childNodes) : [];
+    var first = seated() ? S.seat % 2 : 0;
     var wrap = el("div", null, [
-      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[0], b: ev.games_won[1] }) }),
-      ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null,
-      body
-    ]);
-    openDialog(title, wrap);
+      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[first], b: ev.games_won[1 - first] }) }),
+      ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null
+    ].concat(kept));
+    openDialog(matchResultText(ev.winner), wrap);
     showRematch();
   }
 
@@ -370,8 +394,20 @@
   $("summary-close").addEventListener("click", function () { $("summary").close(); });
   $("last-round-btn").addEventListener("click", function () {
     var v = S.view, r = v.rounds[v.rounds.length - 1];
-    // Totals are the scores of that game while it is the current one (R28); else the round alone.
-    showRoundSummary(r, r.game === v.game ? v.scores : null);
+    // A game's score is the sum of its rounds' points (R28), so the totals follow from the rounds.
+    var totals = [0, 0];
+    v.rounds.forEach(function (x) {
+      if (x.game === r.game && x.round <= r.round) { totals[0] += x.points[0]; totals[1] += x.points[1]; }
+    });
+    showRoundSummary(r, totals);
+    // That round ended its game when a later game began or the match ended at a decided score (R31).
+    var ended = r.game < v.game || (v.phase === "over" && totals[0] !== totals[1] &&
+      Math.max(totals[0], totals[1]) >= v.options.target);
+    if (ended) {
+      var winner = totals[0] > totals[1] ? 0 : 1;
+      $("summary-body").appendChild(el("p", { class: "result game-result",
+        text: gameResultText(r.game, winner, totals, r.game < v.game) }));
+    }
   });
   function rematch() {
     D.api("POST", tablePath() + "/rematch", {}).then(function (nt) {
@@ -537,6 +573,7 @@
     ds.phase = v.phase; ds.turn = v.turn === null ? "" : String(v.turn);
     ds.table = v.table.join(","); ds.hand = hand.join(","); ds.seq = String(S.lastSeq);
     ds.drawn = v.drawn || "";
+    ds.winner = v.winner === null || v.winner === undefined ? "" : String(v.winner);
     tickClock();
     var again = focusCard && document.querySelector('.card[data-zone="' + focusZone + '"][data-card="' + focusCard + '"]');
     if (again) { again.focus(); }
@@ -554,7 +591,7 @@
       case "cut_choice": return mine ? _("Keep the drawn card, or put it on the table?") : fmt(_("{name} chooses: keep the drawn card or put it on the table."), { name: who });
       case "redeal_vote": return fmt(_("A redeal is proposed; waiting for {name}."), { name: who });
       case "play": return mine ? _("Your turn: select a card from your hand and the table cards it takes, or lay it.") : fmt(_("{name} is playing."), { name: who });
-      case "over": return v.winner !== null && v.winner !== undefined ? fmt(_("{side} wins the match."), { side: sideName(v.winner) }) : _("The match is over.");
+      case "over": return matchResultText(v.winner);
       default: return _("Waiting for the deal.");
     }
   }
