@@ -169,8 +169,11 @@
       self.ws = null;
       self.setConnected(false);
       // Refusals (docs/protocol.md: 1008 Origin, 4403 private, 4404 no table, 4429 replaced by a
-      // newer socket) would be refused again: stop instead of retrying.
-      if ([1008, 4403, 4404, 4429].indexOf(ev.code) >= 0) { self.closed = true; }
+      // newer socket) would be refused again: stop instead of retrying, and tell the page.
+      if ([1008, 4403, 4404, 4429].indexOf(ev.code) >= 0) {
+        self.closed = true;
+        if (self.handlers.onrefused) { self.handlers.onrefused(ev.code); }
+      }
       if (!self.closed) { self.retry(); }
     };
     ws.onerror = function () { /* onclose follows and retries */ };
