@@ -164,6 +164,9 @@ class TableSession(Presence):
                 self.match = get_game(m.game).load(json.loads(m.record))
                 self.match_id = m.id
                 self.acks = repo.client_acks(s, m.id)
+            # The away seats the table was told about (before a restart, or by another process):
+            # a seat that reconnects is then announced back.
+            self.announced_away = repo.announced_away(s, self.id) if self.status == "playing" else set()
             if self.status == "over":
                 ev = repo.last_event_of_type(s, self.id, "rematch")
                 self.rematch = str(ev["table"]) if ev is not None else None

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from dineri.store.models import (
@@ -135,6 +135,21 @@ def last_event_of_type(s: Session, table_id: str, kind: str) -> dict[str, Any] |
         if ev.get("type") == kind:
             return dict(ev)
     return None
+
+
+def announced_away(s: Session, table_id: str) -> set[int]:
+    """Seats whose latest stored ``player_away``/``player_back`` event of ``table_id`` is
+    ``player_away``: those the table was last told are away (kept across restarts)."""
+    either = or_(EventLog.event.contains(_dump("player_away")), EventLog.event.contains(_dump("player_back")))
+    q = select(EventLog.event).where(EventLog.table_id == table_id, either).order_by(EventLog.seq)
+    away: set[int] = set()
+    for (text,) in s.execute(q):
+        ev = json.loads(text)
+        if ev.get("type") == "player_away":
+            away.add(int(ev["seat"]))
+        elif ev.get("type") == "player_back":
+            away.discard(int(ev["seat"]))
+    return away
 
 
 def start_match(s: Session, table: Table, game: str, record: dict[str, Any]) -> Match:
