@@ -21,6 +21,7 @@ from dineri.store.models import Match, MatchResult, Player, Seat
 Json = dict[str, Any]
 STATUSES = ("playing", "over", "forfeited")
 PAGE_SIZE = 50
+MAX_PAGE = 1_000_000  # pages beyond hold nothing; larger numbers overflow SQL integers
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,8 @@ class MatchFilter:
     def parse(cls, player: str | None, since: str | None, until: str | None, status: str | None,
               page: str | int | None) -> MatchFilter:
         """Validate query-string values (empty = no filter). Raises ``ValueError`` naming the
-        bad one: a date that is not ``YYYY-MM-DD``, an unknown status, a page below 1."""
+        bad one: a date that is not ``YYYY-MM-DD``, an unknown status, a page outside
+        1..:data:`MAX_PAGE`."""
         def day(name: str, raw: str | None) -> date | None:
             if not raw:
                 return None
@@ -53,8 +55,8 @@ class MatchFilter:
             number = int(page or 1)
         except ValueError:
             raise ValueError("page must be a number") from None
-        if number < 1:
-            raise ValueError("page must be 1 or more")
+        if not 1 <= number <= MAX_PAGE:  # a huge page would overflow the database's OFFSET
+            raise ValueError(f"page must be from 1 to {MAX_PAGE}")
         name = (player or "").strip()[:64] or None
         return cls(name, day("from", since), day("to", until), status or None, number)
 

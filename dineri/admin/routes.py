@@ -75,6 +75,8 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
                                 headers={"WWW-Authenticate": "Bearer"})
 
     def load(match_id: int) -> tuple[Json, Json]:
+        if not 1 <= match_id < 2**63:  # beyond a SQL integer: no such match (never an overflow)
+            raise HTTPException(404, {"code": "not_found", "message": f"no match {match_id}"})
         with sessions() as s:
             found = get_match(s, match_id)
         if found is None:
@@ -152,10 +154,12 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
         item, record = load(match_id)
         raw = request.query_params.get("step")
         total = len(record.get("actions") or [])
+        if raw and not (len(raw) <= 9 and raw.isascii() and raw.isdigit() and int(raw) <= total):
+            raise HTTPException(422, {"code": "malformed",
+                                      "message": f"step must be a whole number from 0 to {total}"})
         try:
-            i = int(raw) if raw else total
-            shown = step(record, i)
-        except (ValueError, ReplayError) as e:
+            shown = step(record, int(raw) if raw else total)
+        except ReplayError as e:
             raise HTTPException(404, {"code": "not_found", "message": str(e)}) from None
         return _render(request, "replay.html", match=item, players=record.get("players") or [],
                        shown=shown, state=shown["state"], last=total)

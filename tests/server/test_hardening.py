@@ -240,3 +240,43 @@ def test_chat_has_the_display_name_character_checks(server: Server, api: Api) ->
         assert [f["event"]["text"] for f in a.frames if is_event("chat")(f)] == ["salam"]
         await a.close()
     asyncio.run(run())
+
+
+ADMIN = "admin-token-for-tests"
+
+
+@pytest.fixture(scope="module")
+def admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    """A server with the admin pages on."""
+    db = tmp_path_factory.mktemp("admin") / "a.db"
+    srv = Server(f"sqlite:///{db}", DINERI_ADMIN_TOKEN=ADMIN).start()
+    api = Api(srv)
+    yield srv, api
+    srv.stop()
+    api.http.close()
+
+
+def test_admin_numbers_are_validated(admin: tuple[Server, Api]) -> None:
+    """A huge page or match number and a step that is not a whole number in range answer a
+    clear ``malformed``/``not_found``, never a 500 or Python's own error text."""
+    _, api = admin
+    api.full_table(["A", "B"], first_dealer=0)
+    bearer = {"Authorization": f"Bearer {ADMIN}"}
+    matches = api.http.get("/admin/api/matches", headers=bearer).json()["matches"]
+    match_id = matches[0]["id"]
+    for page in ("9" * 30, "1000001", "0", "x"):
+        r = api.http.get("/admin/api/matches", params={"page": page}, headers=bearer)
+        assert r.status_code == 422 and r.json()["detail"]["code"] == "malformed", r.text
+        assert "page must be" in r.json()["detail"]["message"]
+        r = api.http.get("/admin", params={"page": page}, headers=bearer)
+        assert r.status_code == 422 and "page must be" in r.text
+    r = api.http.get(f"/admin/api/matches/{'9' * 30}", headers=bearer)
+    assert r.status_code == 404 and r.json()["detail"]["code"] == "not_found"
+    for step in ("1e5", "-1", "99999", "9" * 5000, "٣"):
+        r = api.http.get(f"/admin/matches/{match_id}/replay", params={"step": step}, headers=bearer)
+        assert r.status_code == 422, (step, r.status_code)
+        detail = r.json()["detail"]
+        assert detail["code"] == "malformed" and "invalid literal" not in detail["message"]
+        assert detail["message"].startswith("step must be a whole number from 0 to ")
+    r = api.http.get(f"/admin/matches/{match_id}/replay", params={"step": "0"}, headers=bearer)
+    assert r.status_code == 200
