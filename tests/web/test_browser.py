@@ -74,20 +74,23 @@ def _perform(page: Any, action: Any, use_keyboard: bool) -> None:
             page.click("#capture-btn" if action.capture else "#lay-btn")
 
 
-def _check_summary(page: Any, result: dict[str, Any], scores: list[int]) -> None:
+def _check_summary(page: Any, result: dict[str, Any], scores: list[int], side: int) -> None:
+    """The round summary as ``side`` reads it: its own side's column first."""
     dialog = page.locator("#summary")
     dialog.wait_for(state="visible")
+    order = [side, 1 - side]
+    head = [c.strip() for c in dialog.locator("thead th").all_inner_texts()]
+    assert head[1:] == ["Your side", "Opponents"]
     rows = {}
     for tr in dialog.locator("tbody tr").all():
         cells = [c.strip() for c in tr.locator("th, td").all_inner_texts()]
         rows[cells[0]] = cells[1:]
-    assert rows["Points"] == [str(p) for p in result["points"]]
-    assert rows["Cards"] == [str(x) for x in result["cards"]]
-    assert rows["♦"] == [str(x) for x in result["dinari_cards"]]
-    assert rows["Sevens"] == [str(x) for x in result["sevens"]]
-    assert rows["Sixes"] == [str(x) for x in result["sixes"]]
-    assert rows["Chkobba"] == [str(x) for x in result["chkobbas"]]
-    assert rows["Total"] == [str(x) for x in scores]
+    for label, key in [("Points", "points"), ("Cards", "cards"), ("♦ Diamonds", "dinari_cards"),
+                       ("Sevens", "sevens"), ("Sixes", "sixes"), ("Chkobba", "chkobbas")]:
+        assert rows[label] == [str(result[key][i]) for i in order], label
+    assert rows["Total"] == [str(scores[i]) for i in order]
+    legend = dialog.locator(".legend").inner_text()
+    assert "Karta: 1 point to the side with more cards." in legend and "Baji: a tie" in legend
     cats = dialog.locator(".categories").inner_text()
     labels = {"karta": "Karta", "dinari": "Dinari", "barmila": "Barmila", "sabaa": "Sab'a l-hayya"}
     for key, label in labels.items():
@@ -164,7 +167,7 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
             if ev["type"] == "round_over":
                 scores = ev["scores"]
                 for p in pages:
-                    _check_summary(p, ev["result"], scores)
+                    _check_summary(p, ev["result"], scores, pages.index(p))
                     if plan.actor() is not None:
                         p.click("#summary-close")
                 if ev["result"]["round"] == 1 and plan.actor() is not None:
@@ -172,7 +175,7 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
                     youssef.reload()
                     _wait_synced(youssef, plan, 1)
                     youssef.click("#last-round-btn")
-                    _check_summary(youssef, ev["result"], scores)
+                    _check_summary(youssef, ev["result"], scores, 1)
                     youssef.click("#summary-close")
     assert plan.seen >= {"cut", "sum", "claim", "chkobba"}
     assert tried_illegal and random_cut

@@ -160,3 +160,22 @@ def test_every_error_code_is_explained() -> None:
     assert {"illegal_capture", "no_missed_capture", "not_your_turn"} <= codes
     missing = codes - _js_error_codes()
     assert missing == set()
+
+
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
+def test_round_summary_rows_are_words(lang: str) -> None:
+    """The summary's rows name the 7s, 6s and diamonds in words, never a bare digit (R29)."""
+    cat = i18n.js_catalogue(lang)
+    for msgid in ("Sevens", "Sixes", "♦ Diamonds"):
+        assert re.search(r"[^\W\d_]{3}", cat[msgid]), (lang, msgid, cat[msgid])
+    # The legend explains each category in the rules' own term (chkobba.md, Vocabulary).
+    terms = {"en": ["Karta", "Dinari", "Barmila", "Sab'a l-hayya", "Baji"],
+             "fr": ["Karta", "Dinari", "Barmila", "Sab'a l-hayya", "Baji"],
+             "ar": ["كارطة", "ديناري", "برميلة", "سبعة الحية", "باجي"]}[lang]
+    legend = ["Karta: 1 point to the side with more cards.",
+              "Dinari: 1 point to the side with more ♦ diamonds.",
+              "Barmila: 1 point to the side with more 7s; if tied, more 6s.",
+              "Sab'a l-hayya: 1 point to the side holding the 7 of diamonds.",
+              "Baji: a tie; the point goes to nobody."]
+    for term, msgid in zip(terms, legend, strict=True):
+        assert cat[msgid].startswith(term), (lang, msgid)

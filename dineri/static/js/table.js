@@ -332,25 +332,45 @@
 
   function winnerText(side) { return side === null || side === undefined ? _("Baji (tie): nobody") : sideName(side); }
 
+  // What each round category means (R26, R27), shown as a legend and as the rows' titles.
+  function categoryHelp() {
+    return {
+      karta: _("Karta: 1 point to the side with more cards."),
+      dinari: _("Dinari: 1 point to the side with more ♦ diamonds."),
+      barmila: _("Barmila: 1 point to the side with more 7s; if tied, more 6s."),
+      sabaa: _("Sab'a l-hayya: 1 point to the side holding the 7 of diamonds."),
+      baji: _("Baji: a tie; the point goes to nobody.")
+    };
+  }
+
   function roundTable(r, scores) {
-    var head = el("tr", null, [el("th", { scope: "col", text: "" }),
-      el("th", { scope: "col", text: sideName(0) }), el("th", { scope: "col", text: sideName(1) })]);
-    function row(label, values) {
-      return el("tr", null, [el("th", { scope: "row", text: label }),
-        el("td", { text: String(values[0]) }), el("td", { text: String(values[1]) })]);
+    // The viewer's own side comes first; a spectator reads side 1 then side 2, by names.
+    var order = seated() ? [S.seat % 2, 1 - S.seat % 2] : [0, 1];
+    var help = categoryHelp();
+    var head = el("tr", null, [el("th", { scope: "col", text: "" })].concat(order.map(function (side) {
+      return el("th", { scope: "col", text: sideName(side) });
+    })));
+    function row(label, values, title) {
+      return el("tr", title ? { title: title } : null, [el("th", { scope: "row", text: label })].concat(order.map(function (side) {
+        return el("td", { text: String(values[side]) });
+      })));
     }
     var t = el("table", { class: "summary-table" }, [el("thead", null, [head]), el("tbody", null, [
-      row(_("Cards"), r.cards), row("♦", r.dinari_cards), row(_("Sevens"), r.sevens),
-      row(_("Sixes"), r.sixes), row(_("Chkobba"), r.chkobbas), row(_("Points"), r.points),
+      row(_("Cards"), r.cards, help.karta), row(_("♦ Diamonds"), r.dinari_cards, help.dinari),
+      row(_("Sevens"), r.sevens, help.barmila), row(_("Sixes"), r.sixes, help.barmila),
+      row(_("Chkobba"), r.chkobbas), row(_("Points"), r.points),
       scores ? row(_("Total"), scores) : null
     ])]);
+    function cat(key, label) {
+      return el("li", { title: help[key], "data-category": key }, [label + ": " + winnerText(r[key])]);
+    }
     var cats = el("ul", { class: "categories" }, [
-      el("li", { text: _("Karta") + ": " + winnerText(r.karta) }),
-      el("li", { text: _("Dinari") + ": " + winnerText(r.dinari) }),
-      el("li", { text: _("Barmila") + ": " + winnerText(r.barmila) }),
-      el("li", { text: _("Sab'a l-hayya") + ": " + winnerText(r.sabaa) })
+      cat("karta", _("Karta")), cat("dinari", _("Dinari")), cat("barmila", _("Barmila")), cat("sabaa", _("Sab'a l-hayya"))
     ]);
-    return el("div", null, [t, cats]);
+    var legend = el("ul", { class: "legend hint" }, ["karta", "dinari", "barmila", "sabaa", "baji"].map(function (k) {
+      return el("li", { text: help[k] });
+    }));
+    return el("div", null, [t, cats, legend]);
   }
 
   function openDialog(title, body) {
