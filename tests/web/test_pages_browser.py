@@ -133,6 +133,17 @@ def test_spectator_sees_no_hand(browser: Any, server: str, console: Any) -> None
     assert page.locator('.card[data-zone="table"]').count() == 4
     assert page.locator("#play-controls").is_hidden()
     assert page.locator("#forfeit-btn").is_hidden()
+    # Each seat shows its player's name once, with the side by number.
+    heads = page.locator(".seat .seat-head").all_inner_texts()
+    assert len(heads) == 2 and all(h.count("Leila") + h.count("Karim") == 1 for h in heads), heads
+    # A spectator who comes in now finds the recent events in the log (no dialog pops up).
+    late = console.watch(watcher.new_page())
+    late.goto(f"/t/{table_id}")
+    late.wait_for_function("document.body.dataset.phase === 'play'")
+    late.wait_for_function("document.querySelectorAll('#log li').length >= 3")
+    text = late.locator("#log").inner_text()
+    assert "The match begins." in text and "cuts at" in text and "puts the drawn card on the table" in text
+    assert not late.locator("#summary").is_visible()
     for ctx in (a, b, watcher):
         ctx.close()
     assert console.errors == []

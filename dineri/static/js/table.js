@@ -13,8 +13,10 @@
   var S = {
     me: null, table: null, seat: null, view: null, lastSeq: null,
     hand: null, picked: [], lastLaid: null, refusedRedeal: false,
-    socket: null, actionNo: 0, pending: {}
+    socket: null, actionNo: 0, pending: {}, historyAsked: false, historyFrom: null,
+    historyUpTo: null
   };
+  var HISTORY = 40;  // recent events shown in the log of a page that just opened
 
   var explain = D.explain;
   function showError(code) { $("error").textContent = code ? explain(code) : ""; }
@@ -197,6 +199,11 @@
     switch (msg.type) {
       case "welcome":
         S.seat = msg.seat;
+        // A fresh page (nothing seen yet) asks once more for the last events, to fill the log.
+        if (!msg.resume && S.lastSeq === null && !S.historyAsked && msg.last_event > 0) {
+          S.historyAsked = true;
+          S.historyFrom = Math.max(0, msg.last_event - HISTORY);
+        }
         setTable(msg.table);
         break;
       case "view":
@@ -209,10 +216,18 @@
         if (msg.table.status === "open") { renderSetup(); }
         if (msg.view) { render(); }
         showRematch();
+        if (S.historyFrom !== null && S.socket) {
+          S.socket.send({ type: "hello", last_event: S.historyFrom });
+          S.historyFrom = null;
+          S.historyUpTo = S.lastSeq;
+        }
         break;
       case "event":
-        if (S.lastSeq === null || msg.seq > S.lastSeq) { S.lastSeq = msg.seq; }
-        onEvent(msg.event);
+        // Events up to what the page has already shown are history: the log only, no dialogs.
+        var old = S.lastSeq !== null && msg.seq <= S.lastSeq;
+        if (old && S.historyUpTo !== null && msg.seq > S.historyUpTo) { break; } // already shown live
+        if (!old) { S.lastSeq = msg.seq; }
+        onEvent(msg.event, old);
         break;
       case "ack":
         delete S.pending[msg.id];
@@ -250,7 +265,7 @@
 
   function auto(ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; }
 
-  function onEvent(ev) {
+  function onEvent(ev, old) {
     var who = ev.seat !== undefined ? playerName(ev.seat) : "";
     switch (ev.type) {
       case "match_started": log(_("The match begins.")); break;
@@ -286,21 +301,21 @@
       case "round_over":
         S.lastLaid = null;
         log(_("The round is over."));
-        showRoundSummary(ev.result, ev.scores);
+        if (!old) { showRoundSummary(ev.result, ev.scores); }
         break;
       case "game_over":
         var line = gameResultText(ev.game, ev.winner, ev.scores, ev.games_won[ev.winner] < gamesToWin());
         log(line);
-        if ($("summary").open) { $("summary-body").appendChild(el("p", { class: "result game-result", text: line })); }
+        if (!old && $("summary").open) { $("summary-body").appendChild(el("p", { class: "result game-result", text: line })); }
         break;
       case "forfeit": log(auto(ev, fmt(_("{name} leaves the match: that side forfeits."), { name: who }))); break;
       case "match_over":
         log(matchResultText(ev.winner));
-        showMatchOver(ev);
+        if (!old) { showMatchOver(ev); }
         break;
       case "reveal":
         log(_("The decks are revealed: the match record can now be checked."));
-        showRecordLink();
+        if (!old) { showRecordLink(); }
         break;
       case "player_away": if (ev.seat !== S.seat) { log(fmt(_("{name} is away."), { name: who })); } break;
       case "player_back": if (ev.seat !== S.seat) { log(fmt(_("{name} is back."), { name: who })); } break;
@@ -451,7 +466,8 @@
     if (rc && rc.seat === seat) { badges.push(el("span", { class: "badge clock", "data-expires": rc.expires_at, text: "" })); }
     var head = el("div", { class: "seat-head" }, [
       el("strong", { class: "seat-name", text: playerName(seat) }),
-      el("span", { class: "side-tag side-" + (seat % 2), text: sideName(seat % 2) })
+      el("span", { class: "side-tag side-" + (seat % 2),
+        text: seated() ? sideName(seat % 2) : fmt(_("side {n}"), { n: seat % 2 + 1 }) })
     ].concat(badges));
     var box = el("div", { class: "seat pos-" + POS[n()][rel(seat)] + (v.turn === seat ? " on-turn" : ""), "data-seat": seat }, [head]);
     if (seat !== S.seat) {
