@@ -164,3 +164,34 @@ def test_connection_lost_banner_and_view_restored(browser: Any, server: str, con
     a.close()
     b.close()
     assert console.errors == []
+
+
+def test_focus_ring_differs_from_selection(browser: Any, server: str, console: Any) -> None:
+    """A focused card (keyboard) and a selected card look clearly different (issue 4, Quality)."""
+    table_id, a, b = _started_table(browser, server)
+    page = console.watch(a.new_page())
+    page.add_init_script("localStorage.setItem('dineri_named', '1')")
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.phase === 'cut'")
+    page.click("#cut-random")
+    page.wait_for_function("document.body.dataset.phase === 'cut_choice'")
+    page.click("#keep-btn")
+    page.wait_for_function("document.body.dataset.phase === 'play' && document.body.dataset.hand !== ''")
+    cards = page.locator('.card[data-zone="hand"]')
+    page.keyboard.press("Tab")
+    cards.nth(0).focus()
+    page.keyboard.press("Space")  # select the first card
+    page.wait_for_function("document.querySelector('.card[data-zone=\"hand\"]').classList.contains('picked')")
+    cards.nth(1).focus()  # focus the second, not selected
+    style = """(el) => { const s = getComputedStyle(el), a = getComputedStyle(el, '::after');
+        return { outline: s.outlineStyle, outlineWidth: parseFloat(s.outlineWidth), shadow: s.boxShadow,
+                 transform: s.transform, check: a.content }; }"""
+    picked = cards.nth(0).evaluate(style)
+    focused = cards.nth(1).evaluate(style)
+    assert focused["outline"] == "dashed" and focused["outlineWidth"] <= 2
+    assert focused["shadow"] == "none" and focused["transform"] == "none" and focused["check"] == "none"
+    assert picked["outline"] != "dashed" and picked["transform"] != "none"
+    assert "5px" in picked["shadow"] and "✓" in picked["check"]
+    a.close()
+    b.close()
+    assert console.errors == []
