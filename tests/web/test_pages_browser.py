@@ -195,3 +195,30 @@ def test_focus_ring_differs_from_selection(browser: Any, server: str, console: A
     a.close()
     b.close()
     assert console.errors == []
+
+
+@pytest.mark.parametrize(("lang", "values", "claim"), [
+    ("en", "queen (Q) 8, jack (J) 9, king (K) 10", "Claim a missed capture"),
+    ("fr", "dame (Q) 8, valet (J) 9, roi (K) 10", "Réclamer une prise ratée"),
+    ("ar", "البنت (Q) 8", "المطالبة بأكلة فائتة"),
+])
+def test_rules_panel_from_home_and_table(browser: Any, server: str, console: Any, lang: str, values: str,
+                                         claim: str) -> None:
+    """The short rules (R2, R13–R16, R19–R21, R26–R27) open from the home and the table pages."""
+    table_id, a, b = _started_table(browser, server)
+    ctx = _context(browser, server, lang)
+    page = console.watch(ctx.new_page())
+    for path in ("/", f"/t/{table_id}"):
+        page.goto(path)
+        rules = page.locator("#rules")
+        assert rules.get_attribute("open") is None
+        page.locator(".rules-link:visible").first.click()
+        rules.locator("li").first.wait_for(state="visible")
+        text = rules.inner_text()
+        assert values in text and claim in text
+        assert text.count(":") >= 5  # Karta, Dinari, Barmila, Sab'a l-hayya, Baji explained
+        if path == "/":
+            _no_overflow(page)
+    for c in (a, b, ctx):
+        c.close()
+    assert console.errors == []

@@ -219,6 +219,13 @@
     });
   }
 
+  // A link to the rules opens their panel (a closed <details> would hide them).
+  document.addEventListener("click", function (e) {
+    var link = e.target && e.target.closest && e.target.closest("a.rules-link");
+    var panel = document.getElementById("rules");
+    if (link && panel) { panel.open = true; }
+  });
+
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, sockets: sockets, explain: explain, ERROR_CODES: Object.keys(ERRORS),
     _: _, fmt: fmt, config: config, cardName: cardName, cardValue: cardValue, cardImg: cardImg,
