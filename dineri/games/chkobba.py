@@ -21,6 +21,25 @@ from dineri.games.base import Game, GameError, GameMatch, Json
 _CLIENT_KEYS = {"type", "at", "accept", "card", "capture"}
 
 
+def _check_form(action: Json) -> None:
+    """A client action must be exactly one of ``chkobba_actions``' models: only its own keys,
+    strict JSON types (no ``"5"`` for 5, no ``1`` for true). Raises :class:`GameError` ``malformed``."""
+    from pydantic import ValidationError
+
+    from dineri.games.chkobba_actions import ACTION_MODELS
+
+    kind = action.get("type")
+    model = ACTION_MODELS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise GameError("malformed", f"unknown action type {str(action.get('type'))[:32]!r}")
+    try:
+        model.model_validate(action, strict=True)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "action"
+        raise GameError("malformed", f"{where}: {first['msg']}") from None
+
+
 def _deck_codes(deck: tuple[int, ...]) -> list[str]:
     return [CODE[c] for c in deck]
 
@@ -81,6 +100,8 @@ class ChkobbaMatch(GameMatch):
         extra = set(action) - _CLIENT_KEYS
         if extra:
             raise GameError("malformed", f"unexpected key(s): {', '.join(sorted(map(str, extra)))}")
+        if not auto:
+            _check_form(action)
         raw: dict[str, Any] = {**action, "seat": seat}
         if raw.get("type") == "cut" and raw.get("at") is None:
             raw["at"] = secrets.randbelow(40)

@@ -18,6 +18,7 @@ from dineri.bot.inprocess import BotLauncher
 from dineri.fanout import make_fanout
 from dineri.server import routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
+from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
 from dineri.server.service import TableService
 from dineri.settings import Settings
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "(docs/protocol.md).")
     app.state.services = services
     app.state.settings = settings
+    app.add_middleware(BodyLimit)  # REST bodies are small JSON objects: 16 KiB at most (413)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -27,7 +27,12 @@ class _Msg(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class HelloMsg(_Msg):
+class _ClientMsg(_Msg):
+    # Strict JSON types: "1" is not a number, 1 is not true (a client frame is exactly its model).
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class HelloMsg(_ClientMsg):
     """Client, first frame (and on every reconnect): ``last_event`` is the last event
     number the client saw (null or absent = none: send a full view)."""
 
@@ -35,7 +40,7 @@ class HelloMsg(_Msg):
     last_event: int | None = Field(default=None, ge=0)
 
 
-class ActionMsg(_Msg):
+class ActionMsg(_ClientMsg):
     """Client: a game action for the sender's own seat. The same ``id`` sent again is
     applied once and answered with the same ``ack``."""
 
@@ -44,7 +49,7 @@ class ActionMsg(_Msg):
     action: dict[str, Any] = Field(description="the game's action object (docs/schemas/chkobba/)")
 
 
-class ChatMsg(_Msg):
+class ChatMsg(_ClientMsg):
     """Client: a chat line to the table: 1–200 characters after trimming (it is sent trimmed),
     no control, format or separator characters (as display names)."""
 
@@ -53,7 +58,7 @@ class ChatMsg(_Msg):
     text: str = Field(min_length=1, max_length=CHAT_MAX)
 
 
-class PingMsg(_Msg):
+class PingMsg(_ClientMsg):
     """Client: keep-alive; answered with ``pong``."""
 
     type: Literal["ping"]

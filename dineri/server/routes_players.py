@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, HTTPException, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from dineri.server.auth import COOKIE, clean_name
 from dineri.server.deps import PlayerDep, ServicesDep
@@ -17,6 +17,7 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 class NewPlayer(BaseModel):
     """A display name: 1–24 characters after trimming, no control characters."""
 
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: str
 
 

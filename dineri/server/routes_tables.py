@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from dineri.server.deps import MaybePlayerDep, PlayerDep, ServicesDep
 from dineri.server.session import Refused, TableSession
@@ -17,7 +17,12 @@ from dineri.store import repo
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 
-class NewTable(BaseModel):
+class _Body(BaseModel):
+    # A request body is exactly its model: no unknown keys, strict JSON types ("yes" is not true).
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewTable(_Body):
     """A new table: game options, privacy, turn clock (seconds, 0 = off)."""
 
     game: str = "chkobba"
@@ -27,7 +32,7 @@ class NewTable(BaseModel):
     clock: Literal[0, 15, 30, 60] = 0
 
 
-class SeatRequest(BaseModel):
+class SeatRequest(_Body):
     """Take ``seat``, or a free seat of ``side`` (2v2), or the first free seat; ``code`` for a
     private table."""
 
@@ -36,14 +41,14 @@ class SeatRequest(BaseModel):
     code: str | None = None
 
 
-class StartRequest(BaseModel):
+class StartRequest(_Body):
     """Start the match. ``first_dealer`` and ``decks`` (lists of 40 card codes) only on a testing server."""
 
     first_dealer: int | None = None
     decks: list[list[str]] | None = None
 
 
-class BotRequest(BaseModel):
+class BotRequest(_Body):
     """Seat a computer opponent in ``seat``."""
 
     seat: int

@@ -280,3 +280,39 @@ def test_admin_numbers_are_validated(admin: tuple[Server, Api]) -> None:
         assert detail["message"].startswith("step must be a whole number from 0 to ")
     r = api.http.get(f"/admin/matches/{match_id}/replay", params={"step": "0"}, headers=bearer)
     assert r.status_code == 200
+
+
+def test_loose_input_is_malformed(server: Server, api: Api) -> None:
+    """Foreign keys and loose types are refused: an action with a key of another action, a
+    ``hello`` with ``"1"``, a table with ``"public": "yes"``; REST bodies above 16 KiB get 413."""
+    table, players = api.full_table(["A", "B"], first_dealer=0)
+
+    async def run() -> None:
+        b = await Client(server, table["id"], players[1]["token"]).connect()  # seat 1 cuts first
+        for action in ({"type": "cut", "at": 0, "accept": True}, {"type": "cut", "at": "3"},
+                       {"type": "cut", "at": True}):
+            reply = await b.act(action)
+            assert reply["type"] == "error" and reply["code"] == "malformed", (action, reply)
+        start = len(b.frames)
+        await b.send({"type": "hello", "last_event": "1"})
+        err = await b.wait_for(lambda f: f["type"] in ("error", "welcome"), start)
+        assert err["type"] == "error" and err["code"] == "malformed"
+        assert (await b.act({"type": "cut", "at": 0}))["type"] == "ack"
+        keep = await b.act({"type": "keep", "accept": False})
+        assert keep["code"] == "malformed"
+        await b.close()
+    asyncio.run(run())
+
+    host = api.player("Strict")
+    for body in ({"public": "yes"}, {"clock": "30"}, {"public": True, "extra": 1}):
+        r = api.call("POST", "/api/tables", host, json=body)
+        assert r.status_code == 422, (body, r.text)
+    assert api.call("POST", "/api/tables", host, json={"public": True, "clock": 30}).status_code == 201
+    r = api.http.post("/api/players", json={"name": "Big", "pad": "x" * 17000})
+    assert r.status_code == 413 and r.json()["detail"]["code"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit holds while it streams
+        yield b'{"name": "' + b"x" * 10000
+        yield b"y" * 10000 + b'"}'
+    r = api.http.post("/api/players", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
