@@ -9,8 +9,9 @@ import sys
 import time
 from typing import Any
 
-# WebSocket clients may pass their bearer token in the query string: never log it.
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+# Secrets that travel in URLs: the bearer token (WebSocket query string) and a private table's
+# invitation code (``?code=`` and the link ``/join/{table}.{code}``). Never log them.
+_TOKEN = re.compile(r"(\b(?:token|code)=|/join/[A-Za-z0-9_-]+\.)[^&\s\"'/?#]+")
 _STD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
 

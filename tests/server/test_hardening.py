@@ -316,3 +316,16 @@ def test_loose_input_is_malformed(server: Server, api: Api) -> None:
         yield b"y" * 10000 + b'"}'
     r = api.http.post("/api/players", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413
+
+
+def test_invitation_codes_stay_out_of_the_logs(server: Server, api: Api) -> None:
+    """``?code=`` and the invitation link ``/join/{table}.{code}`` are redacted like tokens."""
+    host = api.player("Coder")
+    t = api.table(host, public=False)
+    code = t["code"]
+    assert api.http.get(f"/api/tables/{t['id']}", params={"code": code}).status_code == 200
+    api.http.get(f"/t/{t['id']}", params={"code": code})
+    api.http.get(f"/join/{t['id']}.{code}")
+    log = server.log_path.read_text()
+    assert code not in log
+    assert "code=[redacted]" in log and f"/join/{t['id']}.[redacted]" in log
