@@ -222,3 +222,33 @@ def test_rules_panel_from_home_and_table(browser: Any, server: str, console: Any
     for c in (a, b, ctx):
         c.close()
     assert console.errors == []
+
+
+def test_phone_layout_of_play_and_home(browser: Any, server: str, console: Any) -> None:
+    """At 360×740: the opponent's hand reads "3 cards", the four play buttons (claiming always
+    among them, whether or not a claim is possible: R21) take two rows, and the home page has no
+    empty band under "Create the table"."""
+    table_id, a, b = _started_table(browser, server)
+    page = console.watch(a.new_page())
+    page.add_init_script("localStorage.setItem('dineri_named', '1')")
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.phase === 'cut'")
+    page.click("#cut-random")
+    page.wait_for_function("document.body.dataset.phase === 'cut_choice'")
+    page.click("#keep-btn")
+    page.wait_for_function("document.body.dataset.phase === 'play' && document.body.dataset.turn === '0'")
+    assert page.locator('#opponents .seat[data-seat="1"] .backs .count').inner_text() == "3 cards"
+    assert page.locator("#claim-btn").is_visible()
+    tops = page.eval_on_selector_all("#play-controls button",
+                                     "(bs) => bs.map((b) => b.getBoundingClientRect().top)")
+    assert len(tops) == 4 and len({round(t) for t in tops}) == 2, tops
+    _no_overflow(page)
+    page.goto("/")
+    gap = page.evaluate("""() => {
+        const button = document.querySelector('#create-form button[type=submit]').getBoundingClientRect();
+        const panel = document.querySelector('#create-form').closest('.panel').getBoundingClientRect();
+        return panel.bottom - button.bottom; }""")
+    assert gap <= 24, gap
+    a.close()
+    b.close()
+    assert console.errors == []

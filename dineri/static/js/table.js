@@ -105,8 +105,8 @@
   function renderSetup() {
     var t = S.table;
     $("setup-options").textContent = optionsText(t);
-    // The table names its host by display name (and id when given); the server decides anyway.
-    var isHost = !!S.me && (t.host_id ? t.host_id === S.me.id : t.host === S.me.name);
+    // The host by id (display names are not unique); the server decides anyway.
+    var isHost = !!S.me && t.host_id === S.me.id;
     var mine = mySeatIn(t);
     $("need-name").hidden = !!S.me;
     $("need-name-link").href = "/join/" + encodeURIComponent(t.id) + (inviteCode ? "." + encodeURIComponent(inviteCode) : "");
@@ -474,7 +474,8 @@
       var count = v.hand_sizes[seat] || 0;
       var backs = el("div", { class: "backs", role: "img", "aria-label": fmt(_("{n} cards in hand"), { n: count }) }, []);
       for (var i = 0; i < count; i++) { backs.appendChild(D.cardImg(null)); }
-      backs.appendChild(el("span", { class: "count", "aria-hidden": "true", text: "×" + count }));
+      backs.appendChild(el("span", { class: "count", "aria-hidden": "true",
+        text: count === 1 ? _("1 card") : fmt(_("{n} cards"), { n: count }) }));
       box.appendChild(backs);
     }
     return box;
