@@ -189,6 +189,10 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
     assert results[1 - winner].startswith("You lose game 1, ")
     assert pages[1 - winner].locator("#summary-body tbody th", has_text="Total").count() == 1
     assert "You lose the match." in pages[1 - winner].locator("#log").inner_text()
+    # English log lines name the cards taken as "the 5 of spades and the ace of hearts".
+    takes = [line for line in amira.locator("#log").inner_text().splitlines() if " and takes " in line]
+    assert takes and all(" and takes the " in t for t in takes), takes
+    assert all(" and the " in t for t in takes if t.count(" of ") >= 3), takes  # 2+ cards taken
     # The record is offered for download once the decks are revealed.
     link = amira.locator("#record-link")
     link.wait_for(state="visible")

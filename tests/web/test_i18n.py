@@ -179,3 +179,20 @@ def test_round_summary_rows_are_words(lang: str) -> None:
               "Baji: a tie; the point goes to nobody."]
     for term, msgid in zip(terms, legend, strict=True):
         assert cat[msgid].startswith(term), (lang, msgid)
+
+
+def test_french_punctuation_spacing() -> None:
+    """French puts a narrow no-break space (U+202F) before : ; ! ? (never a plain space, never none)."""
+    for m in _po("fr"):
+        if not m.id:
+            continue
+        for bad in re.finditer(r"(?:[^\u202f]|^)[:;!?](?=\s|$)", m.string):
+            raise AssertionError(f"{m.id!r}: {m.string!r} at {bad.start()}")
+
+
+def test_arabic_names_take_no_gendered_verb() -> None:
+    """Arabic lines about a player are worded without a verb agreeing with the name's gender:
+    no present-tense verb (يـ) and no away/back adjective or verb right after the name."""
+    for m in _po("ar"):
+        if m.id and "{name}" in m.id:
+            assert not re.search(r"\{name\} (ي|عاد|غائب)", m.string), (m.id, m.string)

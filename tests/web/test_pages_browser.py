@@ -252,3 +252,21 @@ def test_phone_layout_of_play_and_home(browser: Any, server: str, console: Any) 
     a.close()
     b.close()
     assert console.errors == []
+
+
+def test_arabic_keeps_links_left_to_right_and_lists_with_its_comma(browser: Any, server: str,
+                                                                   console: Any) -> None:
+    ctx = _context(browser, server, "ar")
+    page = console.watch(ctx.new_page())
+    page.goto("/")
+    assert page.get_attribute("#join-input", "dir") == "ltr"
+    assert page.evaluate("Dineri.joinList(['أ', 'ب'])") == "أ، ب"
+    assert page.evaluate("Dineri.cardPhrase(['7D', 'AH'])") == "سبعة ديناري، " + page.evaluate(
+        "Dineri.cardName('AH')")
+    table_id, a, b = _started_table(browser, server)
+    mine = console.watch(a.new_page())
+    mine.goto(f"/t/{table_id}")
+    assert mine.get_attribute("#invite-link", "dir") == "ltr"
+    for c in (a, b, ctx):
+        c.close()
+    assert console.errors == []

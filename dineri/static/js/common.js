@@ -79,6 +79,18 @@
   var VALUES = { A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, Q: 8, J: 9, K: 10 };
 
   function cardName(code) { return CARD_NAMES[code] || code; }
+
+  // Lists in the page's language: Arabic joins with its own comma (،).
+  var LANG = document.documentElement.lang || "en";
+  function joinList(items) { return items.join(LANG === "ar" ? "، " : ", "); }
+  /** Cards named in a sentence: in English "the 5 of spades and the ace of hearts" (English
+   * grammar only, so not a catalogue entry); other languages list the names. */
+  function cardPhrase(codes) {
+    var names = codes.map(cardName);
+    if (LANG !== "en") { return joinList(names); }
+    names = names.map(function (x) { return "the " + x; });
+    return names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+  }
   function cardValue(code) { return VALUES[code.slice(0, -1)]; }
 
   /** An <img> of a card face (or the back when code is null), decorative: the
@@ -228,7 +240,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, sockets: sockets, explain: explain, ERROR_CODES: Object.keys(ERRORS),
-    _: _, fmt: fmt, config: config, cardName: cardName, cardValue: cardValue, cardImg: cardImg,
+    _: _, fmt: fmt, config: config, cardName: cardName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
   };
 })();

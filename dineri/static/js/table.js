@@ -57,7 +57,7 @@
     return goesOn ? text + " " + _("The match goes on.") : text;
   }
   function gamesToWin() { return Math.floor(S.table.options.best_of / 2) + 1; }
-  function cardsText(codes) { return codes.map(D.cardName).join(", "); }
+  function cardsText(codes) { return D.joinList(codes.map(D.cardName)); }
 
   // ---- REST ------------------------------------------------------------------------
   function tablePath() { return EP.table.replace("{id}", encodeURIComponent(tableId)); }
@@ -284,13 +284,13 @@
           log(auto(ev, fmt(_("{name} lays the {card}."), { name: who, card: D.cardName(ev.card) })));
         } else {
           S.lastLaid = null;
-          log(auto(ev, fmt(_("{name} plays the {card} and takes {cards}."), { name: who, card: D.cardName(ev.card), cards: cardsText(ev.capture) })));
+          log(auto(ev, fmt(_("{name} plays the {card} and takes {cards}."), { name: who, card: D.cardName(ev.card), cards: D.cardPhrase(ev.capture) })));
         }
         if (ev.chkobba) { log(fmt(_("Chkobba for {name}!"), { name: who })); }
         break;
       case "claim":
         S.lastLaid = null;
-        log(fmt(_("{name} claims a missed capture: the {card} with {cards}."), { name: who, card: D.cardName(ev.card), cards: cardsText(ev.capture) }));
+        log(fmt(_("{name} claims a missed capture: the {card} with {cards}."), { name: who, card: D.cardName(ev.card), cards: D.cardPhrase(ev.capture) }));
         if (ev.chkobba) { log(fmt(_("Chkobba for {name}!"), { name: who })); }
         break;
       case "redeal_proposed": log(fmt(_("{name} proposes a redeal."), { name: who })); break;
