@@ -1,8 +1,8 @@
 """Computer opponents a host seats (issue 3, item 8): bots that live inside the server process.
 
 ``create_app`` sets ``services.bot_launcher = BotLauncher()``; ``POST /api/tables/{id}/bots``
-then awaits ``launcher(session, seat)``: a guest player named after the strategy is stored, takes
-the seat (``is_bot``), and a task plays it. The task listens to the table's fan-out channel
+then awaits ``launcher(session, seat)``: a guest player named after its seat and the strategy
+("Bot 2 (greedy)") is stored, takes the seat (``is_bot``), and a task plays it. The task listens to the table's fan-out channel
 exactly like a table socket of that seat: it reads the public events and *its own seat's view*
 only (never another view), decides with :func:`dineri.bot.strategy.choose`, and acts through
 ``TableSession.act`` like a client (an action id per decision, so a repeat is applied once).
@@ -20,7 +20,7 @@ from typing import Any
 from dineri.bot.strategy import STRATEGIES, SeatMemory, choose
 
 log = logging.getLogger("dineri.bot")
-NAMES = {"greedy": "Bot (greedy)", "random": "Bot (random)"}
+NAMES = {"greedy": "Bot {n} (greedy)", "random": "Bot {n} (random)"}  # n: the seat, from 1
 
 
 class BotLauncher:
@@ -49,7 +49,8 @@ class BotLauncher:
 
         def create() -> str:
             with sess.sm.begin() as s:
-                return str(repo.create_player(s, NAMES[self.strategy]).id)
+                # Named by seat, like "Seat 2" on the pages, so two computers are told apart.
+                return str(repo.create_player(s, NAMES[self.strategy].format(n=seat + 1)).id)
 
         player_id = await asyncio.to_thread(create)
         await sess.take_seat(player_id, seat, None, sess.code, is_bot=True)

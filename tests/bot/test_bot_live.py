@@ -91,7 +91,7 @@ def test_bot_process_against_computer_opponents(live: tuple[Server, Api], tmp_pa
     ver = dineri("verify", str(record_path))
     assert ver.returncode == 0 and ver.stdout.startswith("OK"), ver.stdout + ver.stderr
     record = json.loads(record_path.read_text(encoding="utf-8"))
-    assert record["players"][1:] == ["Bot (greedy)"] * (seats - 1)
+    assert record["players"][1:] == [f"Bot {i + 1} (greedy)" for i in range(1, seats)]  # distinct names
 
 
 def test_only_the_host_seats_a_computer_on_a_free_seat(live: tuple[Server, Api]) -> None:
@@ -114,7 +114,7 @@ def test_a_removed_computer_frees_its_seat_for_another(live: tuple[Server, Api])
     assert api.call("DELETE", f"{path}/seats/1", host).status_code == 200
     assert api.call("GET", path).json()["seats"][1]["player"] is None
     assert api.call("POST", f"{path}/bots", host, json={"seat": 1}).status_code == 200
-    assert api.call("GET", path).json()["seats"][1]["player"] == "Bot (greedy)"
+    assert api.call("GET", path).json()["seats"][1]["player"] == "Bot 2 (greedy)"
 
 
 def test_computer_plays_on_after_a_sigkill_restart(tmp_path: Path) -> None:
