@@ -2,10 +2,11 @@
 
 ``create_app`` sets ``services.bot_launcher = BotLauncher()``; ``POST /api/tables/{id}/bots``
 then awaits ``launcher(session, seat)``: a guest player named after its seat and the strategy
-("Bot 2 (greedy)") is stored, takes the seat (``is_bot``), and a task plays it. The task listens to the table's fan-out channel
-exactly like a table socket of that seat: it reads the public events and *its own seat's view*
-only (never another view), decides with :func:`dineri.bot.strategy.choose`, and acts through
-``TableSession.act`` like a client (an action id per decision, so a repeat is applied once).
+("Bot 2 (greedy)") is stored, takes the seat (``is_bot``), and a task plays it. The task listens
+to the table's fan-out channel exactly like a table socket of that seat: it reads the public
+events and *its own seat's view* only (never another view), decides with
+:func:`dineri.bot.strategy.choose`, and acts through ``TableSession.act`` like a client (an
+action id per decision, so a repeat is applied once).
 """
 
 from __future__ import annotations
