@@ -8,6 +8,28 @@
   var target = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
 
   D.whoAmI().then(function (me) { $("name-input").value = me.name; }, function () {});
+
+  // Who invites, and to what: the table's host and settings; a wrong link is said at once.
+  var fmt = D.fmt;
+  D.api("GET", EP.table.replace("{id}", encodeURIComponent(parts[0])) +
+        (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "")).then(function (t) {
+    var o = t.options;
+    if (t.host) {
+      $("invite-from").textContent = fmt(_("{name} invites you to their table."), { name: t.host });
+      $("invite-from").hidden = false;
+    }
+    $("invite-options").textContent = [
+      o.seats === 4 ? _("2 against 2") : _("1 against 1"),
+      fmt(_("game to {n} points"), { n: o.target }),
+      o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
+      t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock")
+    ].join(" · ");
+    $("invite-options").hidden = false;
+    if (t.status !== "open") { $("join-status").textContent = D.explain("not_open"); }
+  }, function () {
+    $("join-status").textContent = _("This invitation is not valid: the table does not exist or the code is wrong.");
+    $("join-name-form").querySelector("button").disabled = true;
+  });
   $("join-name-form").addEventListener("submit", function (e) {
     e.preventDefault();
     D.setName($("name-input").value.trim())

@@ -164,9 +164,15 @@
     D.api("POST", tablePath() + "/start", {}).then(function (t) { if (t && t.id) { setTable(t); } }).catch(fail);
   });
   $("copy-invite").addEventListener("click", function () {
-    var input = $("invite-link");
+    var input = $("invite-link"), button = $("copy-invite");
     input.select();
-    if (navigator.clipboard) { navigator.clipboard.writeText(input.value).catch(function () {}); }
+    function copied() {
+      button.textContent = _("Copied");
+      setTimeout(function () { button.textContent = _("Copy"); }, 2500);
+    }
+    function fallback() { try { if (document.execCommand("copy")) { copied(); } } catch (e) { /* select() stays */ } }
+    if (navigator.clipboard) { navigator.clipboard.writeText(input.value).then(copied, fallback); }
+    else { fallback(); }
   });
 
   // ---- the socket --------------------------------------------------------------------

@@ -1,0 +1,42 @@
+"""The invitation page names the host and the table's settings, and says at once when the link
+is wrong; the host's Copy button confirms the copy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+def test_invitation_page_and_copy(browser: Any, server: str, console: Any) -> None:
+    host = browser.new_context(base_url=server, locale="en")
+    host.grant_permissions(["clipboard-read", "clipboard-write"])
+    assert host.request.post("/api/players", data={"name": "Nour"}).ok
+    table = host.request.post("/api/tables", data={"options": {"seats": 4, "target": 21, "best_of": 3},
+                                                   "public": False, "clock": 30}).json()
+    guest = browser.new_context(base_url=server, locale="en")
+    page = console.watch(guest.new_page())
+    page.goto(f"/join/{table['id']}.{table['code']}")
+    page.locator("#invite-from").wait_for(state="visible")
+    assert page.locator("#invite-from").inner_text() == "Nour invites you to their table."
+    assert page.locator("#invite-options").inner_text() == \
+        "2 against 2 · game to 21 points · best of 3 games · 30 s per turn"
+    assert page.locator("#join-status").inner_text() == ""
+    # A wrong code is reported before anything is typed, and the button is disabled.
+    page.goto(f"/join/{table['id']}.wrongcode")
+    page.wait_for_function("document.getElementById('join-status').textContent !== ''")
+    assert "not valid" in page.locator("#join-status").inner_text()
+    assert page.locator("#join-name-form button").is_disabled()
+    # The host copies the invitation link: the button says so.
+    mine = console.watch(host.new_page())
+    mine.add_init_script("localStorage.setItem('dineri_named', '1')")
+    mine.goto(f"/t/{table['id']}?code={table['code']}")
+    mine.wait_for_function("document.getElementById('invite-link').value.includes('/join/')")
+    mine.click("#copy-invite")
+    mine.wait_for_function("document.getElementById('copy-invite').textContent === 'Copied'")
+    assert mine.evaluate("navigator.clipboard.readText()") == mine.locator("#invite-link").input_value()
+    host.close()
+    guest.close()
+    assert [e for e in console.errors if "404" not in e] == []
