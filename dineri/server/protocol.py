@@ -163,7 +163,8 @@ class TableInfo(_Msg):
     options: dict[str, Any]
     public: bool
     clock: int = Field(description="turn clock in seconds, 0 = off")
-    host: str | None = None
+    host: str | None = Field(default=None, description="the host's display name (not unique)")
+    host_id: str = Field(description="the host's player id: compare this, never the name")
     seats: list[SeatInfo]
     running_clock: ClockInfo | None = None
     rematch: str | None = Field(default=None,

@@ -201,7 +201,8 @@ class TableSession(Presence):
                           "away": i in self.announced_away})
         info: dict[str, Any] = {
             "id": self.id, "game": self.game_name, "status": self.status, "options": self.options,
-            "public": self.public, "clock": self.clock, "host": self.host_name, "seats": seats,
+            "public": self.public, "clock": self.clock, "host": self.host_name, "host_id": self.host_id,
+            "seats": seats,
             "running_clock": ({"seat": self._clock[0], "expires_at": self._clock[1]}
                               if self._clock else None),
             "rematch": self.rematch,
