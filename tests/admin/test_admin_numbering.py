@@ -1,0 +1,26 @@
+"""The admin pages number seats and sides from 1, like the player pages ("Seat 1", "side 1")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.admin.test_admin_live import admin, match_of
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def test_seats_and_sides_are_numbered_from_one(played: dict[str, Any]) -> None:
+    m = match_of(played, "forfeit")  # "Forfeiter" (seat 0, side 0) forfeits: side 1 (index 1) wins
+    with admin(played) as a:
+        detail = a.get(f"/admin/matches/{m['id']}").text
+        step = a.get(f"/admin/matches/{m['id']}/replay", params={"step": 1}).text
+        listing = a.get("/admin").text
+    assert "seat 0" not in detail and "side 0" not in detail
+    assert "seat 1" in detail  # the first dealer (index 0) and the forfeiting seat
+    assert re.search(r"side 2", detail)  # the winner (index 1)
+    assert "seat 0" not in step and "side 0" not in step
+    assert "(seat 1, side 1)" in step and "(seat 2, side 2)" in step
+    assert "side 0" not in listing
