@@ -13,6 +13,9 @@ import json
 import sys
 from typing import Any
 
+import httpx
+from websockets.exceptions import WebSocketException
+
 from dineri.bot.client import BotError, fetch_record, parse_table_url, play
 from dineri.bot.strategy import STRATEGIES
 
@@ -39,6 +42,12 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return asyncio.run(_run(args))
     except BotError as e:
         print(f"dineri bot: {e}", file=sys.stderr)
+        return 1
+    except (httpx.TransportError, ConnectionError, TimeoutError) as e:  # no server there, or it went away
+        print(f"dineri bot: cannot reach {args.url}: {e or type(e).__name__}", file=sys.stderr)
+        return 1
+    except (httpx.HTTPError, WebSocketException, OSError) as e:
+        print(f"dineri bot: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
