@@ -55,6 +55,9 @@ def test_four_players(browser: Any, server: str, console: Any) -> None:
         assert page.locator("#opponents .seat .backs img").count() == 9
         partner = page.locator(f'#opponents .seat[data-seat="{(seat + 2) % 4}"] .side-tag')
         assert partner.inner_text() == "Votre camp"
+        first = page.locator(".scorebar .score").first  # your own side leads the score bar
+        assert first.get_attribute("data-side") == str(seat % 2)
+        assert first.locator("strong").inner_text() == "Votre camp"
         right = page.locator(f'#opponents .seat[data-seat="{(seat + 1) % 4}"]').get_attribute("class") or ""
         assert "pos-right" in right.split()  # the next player sits on your right (R4)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -549,7 +549,8 @@
       el("span", { text: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) }),
       el("span", { text: fmt(_("to {n} points"), { n: o.target }) + (o.best_of > 1 ? " · " + fmt(_("best of {n} games"), { n: o.best_of }) : "") })
     ]));
-    [0, 1].forEach(function (side) {
+    // Your own side first, as in the round summary and the piles.
+    (me ? [S.seat % 2, 1 - S.seat % 2] : [0, 1]).forEach(function (side) {
       $("scorebar").appendChild(el("div", { class: "score side-" + side, "data-side": side }, [
         el("strong", { text: sideName(side) }),
         el("span", { class: "points", text: fmt(_("Score: {n}"), { n: v.scores[side] }) }),
