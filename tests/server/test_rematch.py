@@ -93,3 +93,20 @@ def test_rematch_seats_on_the_same_side_in_two_against_two(api: Api) -> None:
     for p in (players[1], players[3], players[0]):
         new = api.call("POST", f"/api/tables/{table['id']}/rematch", p).json()
     assert [s["player"] for s in new["seats"]] == ["A", "B", "C", "D"]
+
+
+def test_rematch_seats_the_computer_players_again(api: Api) -> None:
+    host = api.player("Hela")
+    table = api.table(host)
+    assert api.sit(host, table, seat=0).status_code == 200
+    assert api.call("POST", f"/api/tables/{table['id']}/bots", host, json={"seat": 1}).status_code == 200
+    assert api.start(host, table, first_dealer=0).status_code == 200
+
+    async def forfeit() -> None:
+        c = await Client(api.server, table["id"], host["token"]).connect()
+        assert (await c.act({"type": "forfeit"}))["type"] == "ack"
+        await c.close()
+    asyncio.run(forfeit())
+    new = api.call("POST", f"/api/tables/{table['id']}/rematch", host).json()
+    assert [s["player"] for s in new["seats"]] == ["Hela", "Bot 2 (greedy)"]
+    assert api.start(host, new).status_code == 200
