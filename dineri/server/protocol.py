@@ -301,5 +301,5 @@ SERVER_MODELS: dict[str, type[BaseModel]] = {
 
 # Codes of the service itself (the rules' codes come from the game, e.g. match-record.md).
 SERVICE_CODES = frozenset({
-    "malformed", "too_large", "rate_limited", "not_seated", "no_match", "match_over",
+    "malformed", "too_large", "rate_limited", "not_seated", "no_match", "match_over", "retry",
 })

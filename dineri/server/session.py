@@ -16,11 +16,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import Fanout
@@ -31,6 +33,7 @@ from dineri.store import repo
 from dineri.store.models import Match
 
 log = logging.getLogger("dineri.table")
+WRITE_ATTEMPTS = 5  # tries of a write that another process (sharing the database) keeps beating
 T = TypeVar("T")
 
 
@@ -339,18 +342,20 @@ class TableSession(Presence):
         """Apply an action for ``seat``; return the ``ack`` or ``error`` message for the sender and
         whether it is a fresh ack (then it also travels in the broadcast bundle to ``conn``).
 
-        The same ``(seat, client_id)`` again gets the first ack and changes nothing.
+        The same ``(seat, client_id)`` again gets the first ack and changes nothing. When another
+        process keeps writing first (three times), the answer is the error ``retry`` (nothing changed).
         """
         async with self.lock:
             await self.ensure_fresh()
-            try:
-                reply = await self._act(seat, client_id, action, conn=conn, auto=auto)
-                if reply[0]["type"] != "error" or not await self._behind():
-                    return reply
-            except Stale:  # another process wrote first
-                pass
-            await self._reload()  # judge again on the state the other process left
-            return await self._act(seat, client_id, action, conn=conn, auto=auto)
+            for _ in range(3):
+                try:
+                    reply = await self._act(seat, client_id, action, conn=conn, auto=auto)
+                    if reply[0]["type"] != "error" or not await self._behind():
+                        return reply
+                except Stale:  # another process wrote first
+                    pass
+                await self._reload()  # judge again on the state the other process left
+            return _error(client_id, "retry", "the table kept changing; send the action again"), False
 
     async def _behind(self) -> bool:
         """True when the stored table has events this session has not read (another process)."""
@@ -405,7 +410,10 @@ class TableSession(Presence):
             if result is not None:
                 repo.finish_match(s, t, m, result)
             return seqs
-        seqs = await self._db(write)
+        try:
+            seqs = await self._db(write)
+        except IntegrityError:  # another process sharing a SQLite file numbered these events first
+            raise Stale from None
         self.match, self.version, self.last_seq = new, self.version + 1, seqs[-1]
         if new.over:
             self.status = "over"
@@ -448,7 +456,15 @@ class TableSession(Presence):
             if t.next_seq - 1 != self.last_seq:
                 self.stale = True  # another process wrote: re-read before the next action
             return repo.append_events(s, t, [event])
-        seqs = await self._db(write)
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                seqs = await self._db(write)
+                break
+            except IntegrityError:  # another process sharing a SQLite file took that number: renumber
+                self.stale = True
+                if attempt == WRITE_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(random.uniform(0.0, 0.02 * (attempt + 1)))  # out of lock-step
         self.last_seq = seqs[-1]
         await self._broadcast([(seqs[-1], event)], views=False, table_changed=table_changed)
         return seqs[-1]

@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -329,3 +331,43 @@ def test_invitation_codes_stay_out_of_the_logs(server: Server, api: Api) -> None
     log = server.log_path.read_text()
     assert code not in log
     assert "code=[redacted]" in log and f"/join/{t['id']}.[redacted]" in log
+
+
+def test_two_processes_on_one_sqlite_file_never_answer_internal(tmp_path: Path) -> None:
+    """Two servers sharing one SQLite file (no Redis): conflicting writes at the same moment are
+    judged again on fresh state (or refused with ``retry``), never ``internal``; events stay
+    numbered 1, 2, 3… without a gap or a repeat."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    one = Server(url, DINERI_MESSAGES_PER_SECOND="5000").start()
+    two = Server(url, DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(one)
+    try:
+        async def run() -> list[dict[str, Any]]:
+            replies: list[dict[str, Any]] = []
+            for _ in range(6):
+                table, players = api.full_table(["A", "B"], first_dealer=0)
+                a = await Client(one, table["id"], players[1]["token"]).connect()
+                b = await Client(two, table["id"], players[1]["token"]).connect()
+                # Chat lines (service events) from both processes at once, then the same cut twice.
+                await asyncio.gather(*(c.send({"type": "chat", "id": f"{c is a}{i}", "text": f"hi {i}"})
+                                       for i in range(15) for c in (a, b)))
+                got = await asyncio.gather(a.act({"type": "cut", "at": 3}), b.act({"type": "cut", "at": 5}))
+                replies += got
+                await asyncio.sleep(0.3)
+                replies += [f for c in (a, b) for f in c.frames if f["type"] == "error"]
+                seen = await Client(one, table["id"], players[0]["token"]).connect(last_event=0)
+                seqs = [f["seq"] for f in seen.frames if f["type"] == "event"]
+                assert seqs == list(range(1, len(seqs) + 1))
+                assert sum(1 for f in seen.frames if is_event("chat")(f)) == 30
+                assert sum(1 for f in seen.frames if is_event("cut")(f)) == 1
+                for c in (a, b, seen):
+                    await c.close()
+            return replies
+        replies = asyncio.run(run())
+        assert not [r for r in replies if r.get("code") == "internal"], replies
+        assert {r.get("code") for r in replies if r["type"] == "error"} <= {"wrong_phase", "retry"}
+        assert "IntegrityError" not in one.log_path.read_text() + two.log_path.read_text()
+    finally:
+        one.stop()
+        two.stop()
+        api.http.close()
