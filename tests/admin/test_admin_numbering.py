@@ -24,3 +24,12 @@ def test_seats_and_sides_are_numbered_from_one(played: dict[str, Any]) -> None:
     assert "seat 0" not in step and "side 0" not in step
     assert "(seat 1, side 1)" in step and "(seat 2, side 2)" in step
     assert "side 0" not in listing
+
+
+def test_card_codes_stay_left_to_right_in_arabic(played: dict[str, Any]) -> None:
+    m = match_of(played, "bots")
+    with admin(played) as a:
+        html = a.get(f"/admin/matches/{m['id']}", headers={"Accept-Language": "ar"}).text
+    assert 'dir="rtl"' in html
+    cards = re.findall(r'<span class="card suit-[DHSC]"[^>]*>', html)
+    assert cards and all('dir="ltr"' in c for c in cards)
