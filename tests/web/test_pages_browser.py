@@ -265,8 +265,14 @@ def test_arabic_keeps_links_left_to_right_and_lists_with_its_comma(browser: Any,
         "Dineri.cardName('AH')")
     table_id, a, b = _started_table(browser, server)
     mine = console.watch(a.new_page())
-    mine.goto(f"/t/{table_id}")
+    mine.add_init_script("localStorage.setItem('dineri_named', '1')")
+    mine.goto(f"/lang/ar?next=/t/{table_id}")  # Leila's page, in Arabic
+    assert mine.get_attribute("html", "dir") == "rtl"
     assert mine.get_attribute("#invite-link", "dir") == "ltr"
+    # A Latin name inside an Arabic log line is isolated (FSI … PDI).
+    mine.wait_for_function("document.body.dataset.phase === 'cut'")
+    mine.click("#cut-random")
+    mine.wait_for_function("document.getElementById('log').textContent.includes('\u2068Leila\u2069')")
     for c in (a, b, ctx):
         c.close()
     assert console.errors == []

@@ -271,8 +271,13 @@
 
   function auto(ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; }
 
+  // In a right-to-left page a name inside a log line is isolated (FSI … PDI), so a Latin name
+  // keeps its own direction and the line's punctuation stays in place.
+  var RTL = document.documentElement.dir === "rtl";
+  function iso(text) { return RTL ? "\u2068" + text + "\u2069" : text; }
+
   function onEvent(ev, old) {
-    var who = ev.seat !== undefined ? playerName(ev.seat) : "";
+    var who = ev.seat !== undefined ? iso(playerName(ev.seat)) : "";
     switch (ev.type) {
       case "match_started": log(_("The match begins.")); break;
       case "commitment": log(_("The pack is shuffled and sealed.")); break;
@@ -325,7 +330,7 @@
         break;
       case "player_away": if (ev.seat !== S.seat) { log(fmt(_("{name} is away."), { name: who })); } break;
       case "player_back": if (ev.seat !== S.seat) { log(fmt(_("{name} is back."), { name: who })); } break;
-      case "chat": log(ev.name + ": " + ev.text); break;
+      case "chat": log(iso(ev.name) + ": " + ev.text); break;
       case "rematch":
         log(fmt(_("{name} asks for a rematch."), { name: who }));
         if (S.table) { S.table.rematch = ev.table; showRematch(); }
