@@ -39,6 +39,7 @@
     match_over: _("The match is over."),
     not_over: _("The match record can be downloaded once the match is over."),
     rate_limited: _("Too many actions at once; wait a moment."),
+    retry: _("The table was busy; nothing changed. Try again."),
     too_large: _("That message is too large."),
     not_found: _("There is no such table."),
     forbidden: _("You may not do that."),
