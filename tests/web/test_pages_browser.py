@@ -192,6 +192,10 @@ def test_focus_ring_differs_from_selection(browser: Any, server: str, console: A
     assert focused["shadow"] == "none" and focused["transform"] == "none" and focused["check"] == "none"
     assert picked["outline"] != "dashed" and picked["transform"] != "none"
     assert "5px" in picked["shadow"] and "✓" in picked["check"]
+    # The lifted card and its check mark stay clear of the seat's name above the hand.
+    name_bottom = page.evaluate("document.querySelector('#me .seat-name').getBoundingClientRect().bottom")
+    check_top = cards.nth(0).evaluate("(el) => el.getBoundingClientRect().top - 9")  # lifted already
+    assert check_top >= name_bottom - 1, (check_top, name_bottom)
     a.close()
     b.close()
     assert console.errors == []
