@@ -53,7 +53,6 @@
     testing_only: _("That option is only for test servers."),
     not_available: _("That is not available on this server."),
     too_many_tables: _("You already host three open tables: start or leave one first."),
-    retry: _("The table changed meanwhile; try again."),
     unauthenticated: _("Choose a display name on the home page first."),
     http_401: _("Choose a display name on the home page first."),
     internal: _("Something went wrong. Try again.")
