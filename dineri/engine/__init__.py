@@ -1,4 +1,4 @@
-"""The pure Chkobba rules engine (``../shared/rules/chkobba.md``, R1–R33).
+"""The pure Chkobba rules engine (``docs/rules/chkobba.md``, R1–R33).
 
 Standard library only: no clock, I/O, environment or global random generator.
 Randomness arrives as deck orders; the same decks and actions always give the
