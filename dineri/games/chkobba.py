@@ -214,7 +214,7 @@ def _parse_deck(deck: object) -> tuple[int, ...]:
 
 
 class ChkobbaGame(Game):
-    """Chkobba (``../shared/rules/chkobba.md``)."""
+    """Chkobba (``docs/rules/chkobba.md``)."""
 
     name = "chkobba"
 
