@@ -3,34 +3,14 @@ step with the keyboard (arrows mirrored in Arabic), no console errors, phone siz
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.admin.conftest import TOKEN
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        # In CI the browser tests must run against the real thing, never skip.
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(
-            "chromium is not installed (apt-get install -y chromium)")
-    from playwright import sync_api
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def step_of(url: str) -> int:

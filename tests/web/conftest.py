@@ -4,21 +4,15 @@ SQLite file) and Debian's Chromium driven by Playwright. Tests marked ``browser`
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _free_port() -> int:
@@ -61,20 +55,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A headless Chromium (Debian's package)."""
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        # In CI the browser tests must run against the real thing, never skip.
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(
-            "chromium is not installed (apt-get install -y chromium)")
-    from playwright import sync_api
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class ConsoleWatch:
