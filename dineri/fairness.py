@@ -45,9 +45,10 @@ def verify_record(record: MatchRecord) -> list[str]:
     entries = record.fairness or ()
     for i, deck in enumerate(record.decks):
         if i >= len(entries):
-            problems.append(f"deck {i}: no commitment recorded")
+            problems.append(f"deck {i} (decks[{i}], shuffle {i + 1} of the match): no commitment recorded")
         elif commitment(entries[i].salt, deck) != entries[i].commitment:
-            problems.append(f"deck {i}: does not match its commitment {entries[i].commitment}")
+            problems.append(f"deck {i} (decks[{i}], shuffle {i + 1} of the match): "
+                            f"does not match its commitment {entries[i].commitment}")
     for i in range(len(record.decks), len(entries)):
         problems.append(f"fairness[{i}]: a commitment with no deck")
     return problems
