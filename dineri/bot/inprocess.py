@@ -76,7 +76,8 @@ class BotLauncher:
             log.error("bot %s stopped: %r", key, task.exception())
 
     async def resume(self, sess: Any) -> int:
-        """Restart the bots of a loaded table whose match is in progress; returns how many."""
+        """Run the bots of a loaded open or playing table (those already running are left alone);
+        returns how many seats have a bot."""
         if sess.status not in ("open", "playing"):
             return 0
         rows = [r for r in sess.seat_rows.values() if r.is_bot]

@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     services = Services(settings=settings, sm=sm, tokens=Tokens(settings.resolved_secret()),
                         tables=TableService(sm, fanout, settings))
     services.bot_launcher = bots = BotLauncher(delay=0.0 if settings.testing else 0.6)
+    services.tables.bots = bots  # computer seats play whenever their table is loaded or started
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -162,6 +162,7 @@ async def start(table_id: str, body: StartRequest, player: PlayerDep, services: 
         await sess.start(player.id, body.first_dealer, body.decks)
     except Refused as e:
         raise _refused(e) from None
+    await services.tables.resume_bots(sess)  # computer seats play, however the table was loaded
     return sess.info(with_code=player.id == sess.host_id)
 
 

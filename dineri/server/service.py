@@ -45,6 +45,10 @@ class TableService:
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._lobby_at = 0.0
+        self._creating: dict[str, asyncio.Lock] = {}  # player id -> lock: check-and-create is atomic
+        # Runs the computer players of a table (``BotLauncher``; set by ``create_app``):
+        # ``await bots.resume(session)`` whenever a table is loaded or its match starts.
+        self.bots: Any = None
 
     async def start(self) -> None:
         """Load every table with a match in progress (clocks and grace periods resume)."""
@@ -97,7 +101,14 @@ class TableService:
             if not await sess.load(self.origin):
                 return None
             self.sessions[table_id] = sess
-            return sess
+        await self.resume_bots(sess)  # e.g. a computer seated at an open table before a restart
+        return sess
+
+    async def resume_bots(self, sess: TableSession) -> None:
+        """Make sure the computer players of ``sess`` play (no-op for those already running,
+        and for tables that are over)."""
+        if self.bots is not None:
+            await self.bots.resume(sess)
 
     async def create_table(self, host_id: str, game: str, options: dict[str, Any], public: bool,
                            clock: int) -> TableSession:
