@@ -125,21 +125,25 @@ class TableService:
             raise Refused(e.code, e.message, 422) from None
         if clock not in CLOCKS:
             raise Refused("malformed", f"clock must be one of {CLOCKS}", 422)
-        now = time.monotonic()
-        recent = self._created.setdefault(host_id, deque())
-        while recent and now - recent[0] > 60.0:
-            recent.popleft()
-        if len(recent) >= CREATE_PER_MINUTE:
-            raise Refused("rate_limited", f"at most {CREATE_PER_MINUTE} new tables a minute", 429)
-        if await asyncio.to_thread(self._tx, lambda s: repo.open_tables_of(s, host_id)) >= MAX_OPEN_TABLES:
-            raise Refused("too_many_tables", f"you already host {MAX_OPEN_TABLES} open tables: "
-                                             "start or finish one first")
-        recent.append(now)
 
         def write(s: Session) -> str:
             return repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
                                      clock=clock).id
-        table_id = await asyncio.to_thread(self._tx, write)
+        # One creation per player at a time: the checks and the insert must not interleave with
+        # another request of the same player (30 concurrent requests once made 19 open tables).
+        async with self._creating.setdefault(host_id, asyncio.Lock()):
+            now = time.monotonic()
+            recent = self._created.setdefault(host_id, deque())
+            while recent and now - recent[0] > 60.0:
+                recent.popleft()
+            if len(recent) >= CREATE_PER_MINUTE:
+                raise Refused("rate_limited", f"at most {CREATE_PER_MINUTE} new tables a minute", 429)
+            open_now = await asyncio.to_thread(self._tx, lambda s: repo.open_tables_of(s, host_id))
+            if open_now >= MAX_OPEN_TABLES:
+                raise Refused("too_many_tables", f"you already host {MAX_OPEN_TABLES} open tables: "
+                                                 "start or finish one first")
+            recent.append(now)
+            table_id = await asyncio.to_thread(self._tx, write)
         sess = await self.session(table_id)
         assert sess is not None
         await self.lobby_changed()
