@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     admin_token: str | None = None
     max_message_bytes: int = Field(default=4096, ge=256)
     messages_per_second: float = Field(default=20.0, gt=0)
+    guests_per_minute: int = Field(default=10, ge=0,
+                                   description="new players per client address a minute (0 = no limit)")
     send_queue_size: int = Field(default=256, ge=4)
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     resume_window: int = Field(default=1000, ge=0, description="most missed events replayed on resume")

@@ -20,6 +20,7 @@ from dineri.server import routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
+from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
 from dineri.settings import Settings
 from dineri.store.db import make_engine, migrate, sessions
@@ -34,7 +35,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     sm = sessions(engine)
     fanout = make_fanout(settings.redis_url)
     services = Services(settings=settings, sm=sm, tokens=Tokens(settings.resolved_secret()),
-                        tables=TableService(sm, fanout, settings))
+                        tables=TableService(sm, fanout, settings),
+                        guests=Window(settings.guests_per_minute))
     services.bot_launcher = bots = BotLauncher(delay=0.0 if settings.testing else 0.6)
     services.tables.bots = bots  # computer seats play whenever their table is loaded or started
 

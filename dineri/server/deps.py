@@ -10,6 +10,7 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.server.auth import COOKIE, Tokens
+from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
 from dineri.server.session import TableSession
 from dineri.settings import Settings
@@ -25,6 +26,7 @@ class Services:
     tokens: Tokens
     tables: TableService
     bot_launcher: Callable[[TableSession, int], Awaitable[None]] | None = None
+    guests: Window | None = None  # new players per client address (settings.guests_per_minute)
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict
 
 from dineri.server.auth import COOKIE, clean_name
@@ -30,12 +30,19 @@ class PlayerOut(BaseModel):
 
 
 @router.post("", status_code=201, response_model=PlayerOut)
-async def create_player(body: NewPlayer, response: Response, services: ServicesDep) -> PlayerOut:
-    """Create a guest identity; sets the httponly cookie and returns the bearer token."""
+async def create_player(body: NewPlayer, request: Request, response: Response, services: ServicesDep
+                        ) -> PlayerOut:
+    """Create a guest identity; sets the httponly cookie and returns the bearer token.
+    ``422 malformed`` for a bad name; ``429 rate_limited`` beyond ``guests_per_minute`` new
+    players from one client address (guests are free: unlimited ones could flood the lobby)."""
     try:
         name = clean_name(body.name)
     except ValueError as e:
         raise HTTPException(422, {"code": "malformed", "message": str(e)}) from None
+    address = request.client.host if request.client else "?"
+    if services.guests is not None and not services.guests.hit(address):
+        raise HTTPException(429, {"code": "rate_limited",
+                                  "message": f"at most {services.guests.limit} new players a minute"})
 
     def write() -> str:
         with services.sm.begin() as s:

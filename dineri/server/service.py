@@ -26,7 +26,7 @@ CLOCKS = (0, 15, 30, 60)
 EVICT_AFTER = 600.0  # seconds a finished table stays in memory after its last use
 MAX_OPEN_TABLES = 3  # open (not started) tables one player may host at once
 CREATE_PER_MINUTE = 10  # tables one player may create per minute (this process)
-LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (the newest)
+LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (the oldest)
 LOBBY_EVERY = 0.25  # seconds between two lobby pushes: changes in between are coalesced
 
 
@@ -186,7 +186,8 @@ class TableService:
         return new, bool(created)
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """Open public tables (the lobby), newest first, at most :data:`LOBBY_PER_HOST` per host,
+        """Open public tables (the lobby), oldest first (so a flood of new ones cannot push out
+        the tables already waiting), at most :data:`LOBBY_PER_HOST` per host,
         as table infos."""
         def ids(s: Session) -> list[str]:
             per_host: dict[str, int] = {}

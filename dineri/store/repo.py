@@ -69,9 +69,10 @@ def get_table(s: Session, table_id: str, *, lock: bool = False) -> Table | None:
 
 
 def open_public_tables(s: Session, limit: int = 200) -> list[Table]:
-    """Open public tables, newest first (the lobby)."""
+    """Open public tables, oldest first (the lobby): a burst of new tables cannot push the
+    tables that were waiting out of the first ``limit``."""
     q = (select(Table).where(Table.public.is_(True), Table.status == "open")
-         .order_by(Table.created_at.desc()).limit(limit))
+         .order_by(Table.created_at.asc(), Table.id.asc()).limit(limit))
     return list(s.execute(q).scalars())
 
 

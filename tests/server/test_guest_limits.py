@@ -1,0 +1,52 @@
+"""Guests are free, so their creation is limited per client address, and the lobby lists the
+tables that were waiting first (issue 3, item 9: one client cannot flood the lobby)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.harness import Api, Server
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def test_new_players_are_rate_limited_per_address(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'g.db'}", DINERI_GUESTS_PER_MINUTE="3").start()
+    try:
+        with httpx.Client(base_url=srv.base, timeout=30) as http:
+            codes = [http.post("/api/players", json={"name": f"G{i}"}).status_code for i in range(3)]
+            assert codes == [201, 201, 201]
+            r = http.post("/api/players", json={"name": "G4"})
+            assert r.status_code == 429 and r.json()["detail"]["code"] == "rate_limited"
+            assert "set-cookie" not in r.headers  # refused: no identity made
+    finally:
+        srv.stop()
+
+
+def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'l.db'}").start()  # no guest limit: the lobby must hold alone
+    api = Api(srv)
+    try:
+        real = api.table(api.player("Amira"))
+
+        async def flood() -> None:
+            async with httpx.AsyncClient(base_url=srv.base, timeout=60) as c:
+                async def guest(i: int) -> None:
+                    token = (await c.post("/api/players", json={"name": f"F{i}"})).json()["token"]
+                    c.cookies.clear()
+                    for _ in range(2):
+                        r = await c.post("/api/tables", json={}, headers={"Authorization": f"Bearer {token}"})
+                        assert r.status_code == 201, r.text
+                for start in range(0, 110, 10):
+                    await asyncio.gather(*(guest(i) for i in range(start, start + 10)))
+        asyncio.run(flood())
+        listed = [t["id"] for t in api.http.get("/api/tables").json()]
+        assert real["id"] in listed
+        assert listed[0] == real["id"]  # the longest-waiting table comes first
+    finally:
+        srv.stop()
+        api.http.close()
