@@ -42,19 +42,14 @@ class BotLauncher:
         self.tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     async def __call__(self, sess: Any, seat: int) -> None:
-        """Store a bot player, seat it at ``seat`` of table session ``sess`` and start its task.
+        """Store a bot player, seat it at ``seat`` of table session ``sess`` (one transaction,
+        nothing stored when refused) and start its task.
 
         Raises the session's ``Refused`` (``not_open``, ``seat_taken``, ``malformed`` …) unchanged.
         """
-        from dineri.store import repo
-
-        def create() -> str:
-            with sess.sm.begin() as s:
-                # Named by seat, like "Seat 2" on the pages, so two computers are told apart.
-                return str(repo.create_player(s, NAMES[self.strategy].format(n=seat + 1)).id)
-
-        player_id = await asyncio.to_thread(create)
-        await sess.take_seat(player_id, seat, None, sess.code, is_bot=True)
+        # Named by seat, like "Seat 2" on the pages, so two computers are told apart. The player
+        # is stored only once the seat is known free (a refused request stores nothing).
+        await sess.seat_computer(seat, NAMES[self.strategy].format(n=seat + 1))
         self.start(sess, seat)
 
     def start(self, sess: Any, seat: int) -> None:

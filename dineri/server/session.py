@@ -247,20 +247,7 @@ class TableSession(Presence):
                 raise Refused("bad_code", "this private table needs its invitation code", 403)
             if not is_bot and self.seat_of(player_id) is not None:
                 raise Refused("already_seated", "you already have a seat at this table")
-            free = [i for i in range(self.seats) if i not in self.seat_rows]
-            if seat is not None:
-                if not 0 <= seat < self.seats:
-                    raise Refused("malformed", f"seat must be from 0 to {self.seats - 1}", 422)
-                if seat not in free:
-                    raise Refused("seat_taken", f"seat {seat} is taken")
-                chosen = seat
-            else:
-                if side is not None and side not in (0, 1):
-                    raise Refused("malformed", "side must be 0 or 1", 422)
-                options = [i for i in free if side is None or i % 2 == side]
-                if not options:
-                    raise Refused("table_full", "no free seat" + ("" if side is None else " on that side"))
-                chosen = options[0]
+            chosen = self._free_seat_for(seat, side)
 
             def write(s: Session) -> None:
                 repo.take_seat(s, self.id, chosen, player_id, is_bot=is_bot)
@@ -268,6 +255,44 @@ class TableSession(Presence):
             await self._db(write)
             await self._broadcast([], views=False)
         await self.on_lobby_change()
+
+    async def seat_computer(self, seat: int, name: str) -> str:
+        """Store a computer player named ``name`` and seat it (``is_bot``) in ``seat``, in one
+        transaction once the seat is known to be free: a refusal stores nothing. Returns the new
+        player's id. Raises :class:`Refused` ``not_open``, ``seat_taken``, ``malformed``."""
+        async with self.lock:
+            await self.ensure_fresh()
+            chosen = self._free_seat_for(seat, None)
+
+            def write(s: Session) -> str:
+                player_id = str(repo.create_player(s, name).id)
+                repo.take_seat(s, self.id, chosen, player_id, is_bot=True)
+                self._read_seats(s)
+                return player_id
+            player_id = await self._db(write)
+            await self._broadcast([], views=False)
+        await self.on_lobby_change()
+        return player_id
+
+    def _free_seat_for(self, seat: int | None, side: int | None) -> int:
+        """The seat to take (``seat``, else the first free one of ``side``, else the first free
+        one) at this open table. Raises :class:`Refused` ``not_open``, ``seat_taken``,
+        ``table_full``, ``malformed``."""
+        if self.status != "open":
+            raise Refused("not_open", "the match has started or is over")
+        free = [i for i in range(self.seats) if i not in self.seat_rows]
+        if seat is not None:
+            if not 0 <= seat < self.seats:
+                raise Refused("malformed", f"seat must be from 0 to {self.seats - 1}", 422)
+            if seat not in free:
+                raise Refused("seat_taken", f"seat {seat} is taken")
+            return seat
+        if side is not None and side not in (0, 1):
+            raise Refused("malformed", "side must be 0 or 1", 422)
+        options = [i for i in free if side is None or i % 2 == side]
+        if not options:
+            raise Refused("table_full", "no free seat" + ("" if side is None else " on that side"))
+        return options[0]
 
     async def free_seat(self, player_id: str, seat: int | None) -> None:
         """Leave (``seat`` None: the player's own seat) or, for the host, remove a seated player,
