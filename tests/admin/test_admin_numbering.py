@@ -24,6 +24,9 @@ def test_seats_and_sides_are_numbered_from_one(played: dict[str, Any]) -> None:
     assert "seat 0" not in step and "side 0" not in step
     assert "(seat 1, side 1)" in step and "(seat 2, side 2)" in step
     assert "side 0" not in listing
+    # The Players table too: seat and side from 1 ("Seat 1 / Side 1", never "0").
+    rows = re.findall(r"<tr><td>(\d+)</td><td>(\d+)</td><td class=\"name\">", detail)
+    assert rows[:2] == [("1", "1"), ("2", "2")]
 
 
 def test_card_codes_stay_left_to_right_in_arabic(played: dict[str, Any]) -> None:
