@@ -155,7 +155,9 @@ class TableService:
         that first requester. The caller keeps their seat number where it is free, else another
         seat of the same side, else any free seat. Returns ``(rematch session, created now)``.
         Raises :class:`Refused`: ``not_found``, ``forbidden``, ``not_over``, ``table_full``,
-        ``not_open`` (the rematch has started without the caller)."""
+        ``not_open`` (the rematch has started without the caller), ``removed`` (403: the rematch
+        host removed the caller from it). Idempotent: a repeated or simultaneous request of a
+        seated caller answers the same table."""
         old = await self.session(table_id)
         if old is None:
             raise Refused("not_found", "no such table", 404)
@@ -171,19 +173,30 @@ class TableService:
             raise Refused("not_found", "the rematch table is gone", 404)
         await new.fresh()
         if new.seat_of(player_id) is None:
-            same_side = [seat] + [i for i in range(new.seats) if i % 2 == seat % 2 and i != seat]
-            for choice in same_side:
-                if choice in new.seat_rows:
-                    continue
-                try:
-                    await new.take_seat(player_id, choice, None, new.code)
-                    break
-                except Refused as e:
-                    if e.code != "seat_taken":  # lost a race for that seat: try the next one
-                        raise
-            else:
-                await new.take_seat(player_id, None, None, new.code)
+            if player_id in new.removed:
+                raise Refused("removed", "the rematch host removed you from that table", 403)
+            try:
+                await self._seat_for_rematch(new, player_id, seat)
+            except Refused as e:
+                # The same player's simultaneous request seated them first: same answer for both.
+                if e.code != "already_seated":
+                    raise
         return new, bool(created)
+
+    async def _seat_for_rematch(self, new: TableSession, player_id: str, seat: int) -> None:
+        """Seat ``player_id`` at the rematch table ``new``: in ``seat`` if free, else on its side,
+        else anywhere. Raises :class:`Refused` as :meth:`TableSession.take_seat`."""
+        same_side = [seat] + [i for i in range(new.seats) if i % 2 == seat % 2 and i != seat]
+        for choice in same_side:
+            if choice in new.seat_rows:
+                continue
+            try:
+                await new.take_seat(player_id, choice, None, new.code)
+                return
+            except Refused as e:
+                if e.code != "seat_taken":  # lost a race for that seat: try the next one
+                    raise
+        await new.take_seat(player_id, None, None, new.code)
 
     async def lobby(self) -> list[dict[str, Any]]:
         """Open public tables (the lobby), oldest first (so a flood of new ones cannot push out

@@ -87,6 +87,8 @@ class TableSession(Presence):
         self.code = ""
         self.status = "open"
         self.rematch: str | None = None  # the rematch table's id, once a player asked for it
+        # Players the host removed (this process, in memory): a rematch request does not re-seat them.
+        self.removed: set[str] = set()
         self.seat_rows: dict[int, SeatRow] = {}
         self.match: GameMatch | None = None
         self.match_id: int | None = None
@@ -310,11 +312,14 @@ class TableSession(Presence):
             elif seat not in self.seat_rows:
                 raise Refused("not_seated", f"seat {seat} is empty", 404)
             target = seat
+            leaving = self.seat_rows[target].player_id
 
             def write(s: Session) -> None:
                 repo.free_seat(s, self.id, target)
                 self._read_seats(s)
             await self._db(write)
+            if leaving != player_id:
+                self.removed.add(leaving)
             await self._broadcast([], views=False)
         await self.on_lobby_change()
 

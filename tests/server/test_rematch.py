@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
 
 from tests.server.harness import Api, Client, Server, is_event
@@ -110,3 +111,33 @@ def test_rematch_seats_the_computer_players_again(api: Api) -> None:
     new = api.call("POST", f"/api/tables/{table['id']}/rematch", host).json()
     assert [s["player"] for s in new["seats"]] == ["Hela", "Bot 2 (greedy)"]
     assert api.start(host, new).status_code == 200
+
+
+def test_a_player_removed_from_the_rematch_is_not_seated_again(api: Api) -> None:
+    table, (amira, youssef) = _finished(api, ["Amira", "Youssef"])
+    new = api.call("POST", f"/api/tables/{table['id']}/rematch", amira).json()
+    assert api.call("POST", f"/api/tables/{table['id']}/rematch", youssef).status_code == 200
+    r = api.call("DELETE", f"/api/tables/{new['id']}/seats/1", amira)  # the rematch host removes him
+    assert r.status_code == 200 and r.json()["seats"][1]["player"] is None
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", youssef)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "removed"
+    info = api.call("GET", f"/api/tables/{new['id']}", amira).json()
+    assert info["seats"][1]["player"] is None
+    # The host asking again is still answered (and stays seated).
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", amira)
+    assert r.status_code == 200 and r.json()["seats"][0]["player"] == "Amira"
+
+
+def test_simultaneous_rematch_requests_of_one_player_get_the_same_table(api: Api) -> None:
+    table, (amira, youssef) = _finished(api, ["Amira", "Youssef"])
+    assert api.call("POST", f"/api/tables/{table['id']}/rematch", amira).status_code == 200
+
+    async def both() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=api.server.base, timeout=30,
+                                     headers={"Authorization": f"Bearer {youssef['token']}"}) as c:
+            url = f"/api/tables/{table['id']}/rematch"
+            return list(await asyncio.gather(*(c.post(url) for _ in range(4))))
+    replies = asyncio.run(both())
+    assert [r.status_code for r in replies] == [200] * 4, [r.text for r in replies]
+    assert len({r.json()["id"] for r in replies}) == 1
+    assert [s["player"] for s in replies[-1].json()["seats"]] == ["Amira", "Youssef"]
