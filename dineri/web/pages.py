@@ -66,8 +66,8 @@ def render(request: Request, template: str, status_code: int = 200, **extra: Any
 
 
 def mount_web(app: FastAPI, settings: Any = None) -> None:
-    """Mount ``/static`` and add the page routes ``/``, ``/t/{table_id}``, ``/join/{code}``
-    and ``/lang/{code}`` to *app*.
+    """Mount ``/static`` and add the page routes ``/``, ``/t/{table_id}``, ``/join/{code}``,
+    ``/lang/{code}`` and ``/favicon.ico`` (a redirect to the SVG icon) to *app*.
 
     *settings* is the server's settings object; the pages need nothing from it yet
     (kept for the factory's call signature). Call once per app.
@@ -89,6 +89,11 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
         if not _INVITE.match(code):
             return render(request, "not_found.html", status_code=404)
         return render(request, "join.html", page={"invite": code})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> RedirectResponse:
+        # Browsers and tools ask for /favicon.ico without reading the page's <link rel="icon">.
+        return RedirectResponse(STATIC_URL + "favicon.svg", status_code=301)
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def set_language(code: str, next: str | None = None) -> RedirectResponse:

@@ -151,6 +151,11 @@ def test_whole_match_through_the_page(browser: Any, server: str, console: Any, t
                 pages[seat].wait_for_function("document.getElementById('error').textContent !== ''")
                 assert err.inner_text().startswith("Those cards cannot be taken with that card")
                 _wait_synced(pages[seat], plan, seat)
+                # The refused selection stays, to be fixed; here the player clears it and starts over.
+                hand_card = f'.card[data-zone="hand"][data-card="{CODE[action.card]}"]'
+                assert pages[seat].get_attribute(hand_card, "aria-pressed") == "true"
+                pages[seat].click("#clear-btn")
+                assert pages[seat].get_attribute(hand_card, "aria-pressed") == "false"
             _perform(pages[seat], action, use_keyboard=n % 3 == 0)
         else:
             _perform(pages[seat], action, use_keyboard=n % 3 == 0)

@@ -196,3 +196,25 @@ def test_arabic_names_take_no_gendered_verb() -> None:
     for m in _po("ar"):
         if m.id and "{name}" in m.id:
             assert not re.search(r"\{name\} (ي|عاد|غائب)", m.string), (m.id, m.string)
+
+
+def test_french_colon_after_a_joined_category() -> None:
+    """A round category and its winner are one entry, so French spaces its colon (U+202F) too."""
+    assert {m.id: m.string for m in _po("fr")}["{category}: {winner}"] == "{category}\u202f: {winner}"
+
+
+def test_arabic_card_words_match_the_rules() -> None:
+    """The rules panel names the king as the card names do (شايب), and the 2 takes the form
+    that reads right after a verb ("تأكل اثنين ديناري")."""
+    ar = {m.id: m.string for m in _po("ar") if m.id}
+    values = next(s for i, s in ar.items() if isinstance(i, str) and i.startswith("Card values:"))
+    assert ar["king of diamonds"].startswith("شايب") and "الشايب (K)" in values and "الملك" not in values
+    for suit in ("diamonds", "hearts", "spades", "clubs"):
+        assert ar[f"2 of {suit}"].startswith("اثنين ")
+
+
+def test_computer_players_strategies_are_words() -> None:
+    """A computer player's strategy is shown in the page's language ("Bot 2 (greedy)")."""
+    for lang, greedy in (("fr", "glouton"), ("ar", "طمّاع")):
+        words = {m.id: m.string for m in _po(lang) if m.id}
+        assert words["greedy"] == greedy and "{strategy}" in words["Bot {n} ({strategy})"]

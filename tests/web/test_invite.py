@@ -50,6 +50,9 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     guest = console.watch(guest_ctx.new_page())
     guest.goto(link)
     assert guest.get_attribute("html", "dir") == "rtl"
+    # The invitation says the table is private, like the table page's options line.
+    guest.locator("#invite-options").wait_for(state="visible")
+    assert guest.locator("#invite-options").inner_text().endswith("خاصة")
     guest.fill("#name-input", "Sami")
     guest.click("#join-name-form button[type=submit]")
     guest.wait_for_url(re.compile(r"/t/" + table_id + r"\?code="))

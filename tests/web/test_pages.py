@@ -93,6 +93,13 @@ def test_static_cards(client: TestClient) -> None:
     assert client.get("/static/dineri.css").status_code == 200
 
 
+def test_favicon_ico_leads_to_the_svg_icon(client: TestClient) -> None:
+    r = client.get("/favicon.ico", follow_redirects=True)
+    assert r.status_code == 200
+    assert str(r.url).endswith("/static/favicon.svg")
+    assert r.text.lstrip().startswith("<svg")
+
+
 def test_all_forty_faces_and_a_back_ship() -> None:
     from dineri.web.pages import STATIC_DIR
 

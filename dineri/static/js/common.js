@@ -81,6 +81,15 @@
 
   function cardName(code) { return CARD_NAMES[code] || code; }
 
+  // Computer players get English names from the server ("Bot 2 (greedy)", dineri/bot/inprocess.py);
+  // the page words them in its own language. Any other name is shown as it is.
+  var BOT_NAME = /^Bot (\d+) \((greedy|random)\)$/;
+  function displayName(name) {
+    var m = BOT_NAME.exec(name || "");
+    if (!m) { return name; }
+    return fmt(_("Bot {n} ({strategy})"), { n: m[1], strategy: m[2] === "greedy" ? _("greedy") : _("random") });
+  }
+
   // Lists in the page's language: Arabic joins with its own comma (،).
   var LANG = document.documentElement.lang || "en";
   function joinList(items) { return items.join(LANG === "ar" ? "، " : ", "); }
@@ -241,7 +250,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, sockets: sockets, explain: explain, ERROR_CODES: Object.keys(ERRORS),
-    _: _, fmt: fmt, config: config, cardName: cardName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
   };
 })();

@@ -22,7 +22,8 @@
       o.seats === 4 ? _("2 against 2") : _("1 against 1"),
       fmt(_("game to {n} points"), { n: o.target }),
       o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
-      t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock")
+      t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock"),
+      t.public ? _("public") : _("private")
     ].join(" · ");
     $("invite-options").hidden = false;
     if (t.status !== "open") { $("join-status").textContent = D.explain("not_open"); }

@@ -25,7 +25,7 @@
   function n() { return S.table ? S.table.options.seats : 2; }
   function playerName(seat) {
     var s = S.table && S.table.seats[seat];
-    return (s && s.player) || fmt(_("Seat {n}"), { n: seat + 1 });
+    return (s && s.player && D.displayName(s.player)) || fmt(_("Seat {n}"), { n: seat + 1 });
   }
   function sideName(side) {
     if (S.seat !== null && S.seat !== undefined) {
@@ -85,9 +85,18 @@
     $("setup").hidden = t.status !== "open";
     $("board").hidden = t.status === "open";
     if (t.code) { inviteCode = inviteCode || t.code; }
+    keepCodeInUrl();
     if (S.view) { render(); }
     showRematch();
     ensureSocket();
+  }
+
+  // A private table's page keeps its code in the address, so a reload (or a seat given up)
+  // still finds the table: without it a private table answers 404 to a visitor without a seat.
+  function keepCodeInUrl() {
+    if (!inviteCode || params.get("code") === inviteCode || !window.history.replaceState) { return; }
+    params.set("code", inviteCode);
+    history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
   }
 
   function optionsText(t) {
@@ -124,7 +133,7 @@
     list.textContent = "";
     t.seats.forEach(function (s) {
       var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + " · " +
-        fmt(_("side {n}"), { n: s.side + 1 }) + " — " + (s.player || _("free"));
+        fmt(_("side {n}"), { n: s.side + 1 }) + " — " + (s.player ? D.displayName(s.player) : _("free"));
       var item = el("li", { class: "setup-seat" }, [el("span", { text: label })]);
       if (!s.player && S.me && mine === null) {
         item.appendChild(el("button", { type: "button", "data-seat": s.seat, text: _("Sit here"),
@@ -142,6 +151,9 @@
     });
     $("leave-seat").hidden = mine === null;
     var full = t.seats.every(function (s) { return !!s.player; });
+    // A full table waits for its host: a guest is told so, the host is asked to start.
+    $("setup-h").textContent = !full ? _("Waiting for players")
+      : (isHost ? _("Start the match") : _("Waiting for the host to start"));
     $("start-match").hidden = !isHost;
     $("start-match").disabled = !full;
   }
@@ -388,7 +400,9 @@
       scores ? row(_("Total"), scores) : null
     ])]);
     function cat(key, label) {
-      return el("li", { title: help[key], "data-category": key }, [label + ": " + winnerText(r[key])]);
+      // One entry, so French can put its narrow no-break space before the colon.
+      return el("li", { title: help[key], "data-category": key },
+        [fmt(_("{category}: {winner}"), { category: label, winner: winnerText(r[key]) })]);
     }
     var cats = el("ul", { class: "categories" }, [
       cat("karta", _("Karta")), cat("dinari", _("Dinari")), cat("barmila", _("Barmila")), cat("sabaa", _("Sab'a l-hayya"))
@@ -456,8 +470,12 @@
     }
   });
   function rematch() {
+    // The answer is the rematch table; its ``code`` (a private table's invitation code) is read
+    // defensively: it may be missing (a public table, or an older server), then the URL has none.
     D.api("POST", tablePath() + "/rematch", {}).then(function (nt) {
-      location.href = "/t/" + encodeURIComponent(nt.id) + (nt.code ? "?code=" + encodeURIComponent(nt.code) : "");
+      if (!nt || typeof nt.id !== "string" || !nt.id) { fail({ code: "internal" }); return; }
+      var code = typeof nt.code === "string" ? nt.code : "";
+      location.href = "/t/" + encodeURIComponent(nt.id) + (code ? "?code=" + encodeURIComponent(code) : "");
     }).catch(fail);
   }
   $("rematch-btn").addEventListener("click", rematch);
@@ -658,14 +676,14 @@
   function capture() {
     if (!S.hand) { $("error").textContent = _("Select a card from your hand first."); return; }
     if (!S.picked.length) { $("error").textContent = _("Select the table cards to take, or lay the card."); return; }
+    // The selection stays: a refused capture can be fixed; an accepted one leaves the hand and
+    // the table, and render() drops cards that are gone.
     send({ type: "play", card: S.hand, capture: S.picked.slice() });
-    S.hand = null; S.picked = [];
   }
   function lay() {
     if (!S.hand) { $("error").textContent = _("Select a card from your hand first."); return; }
     if (S.picked.length) { $("error").textContent = _("To lay a card, clear the table cards you selected."); return; }
     send({ type: "play", card: S.hand, capture: [] });
-    S.hand = null;
   }
   function claim() {
     var laid = S.lastLaid;
@@ -676,7 +694,6 @@
     var rest = S.picked.filter(function (c) { return c !== laid; });
     if (!rest.length) { $("error").textContent = _("Also select the table cards it could have taken."); return; }
     send({ type: "claim", card: laid, capture: rest });
-    S.picked = [];
   }
   function clearSel() { S.hand = null; S.picked = []; showError(null); render(); }
 
