@@ -65,6 +65,13 @@ async def _session(services: ServicesDep, table_id: str) -> TableSession:
     return await sess.fresh()
 
 
+def _hide_from_strangers(sess: TableSession, player_id: str) -> None:
+    """A private table does not exist for a stranger (not seated, not the host): ``404
+    not_found``, as ``GET`` answers, rather than a refusal that would reveal it."""
+    if not sess.public and player_id != sess.host_id and sess.seat_of(player_id) is None:
+        raise HTTPException(404, {"code": "not_found", "message": "no such table"})
+
+
 def _visible(sess: TableSession, player_id: str | None, code: str | None) -> dict[str, Any]:
     seated = sess.seat_of(player_id) is not None
     is_host = player_id == sess.host_id
@@ -125,6 +132,7 @@ async def remove_player(table_id: str, seat: int, player: PlayerDep, services: S
                         ) -> dict[str, Any]:
     """The host removes the player of ``seat`` before the start."""
     sess = await _session(services, table_id)
+    _hide_from_strangers(sess, player.id)
     try:
         await sess.free_seat(player.id, seat)
     except Refused as e:
@@ -138,6 +146,7 @@ async def seat_bot(table_id: str, body: BotRequest, player: PlayerDep, services:
     """Seat a computer opponent (hook: ``app.state.bot_launcher(app, table, seat)`` once ``dineri bot``
     provides one; ``501`` until then)."""
     sess = await _session(services, table_id)
+    _hide_from_strangers(sess, player.id)
     if player.id != sess.host_id:
         raise HTTPException(403, {"code": "not_host", "message": "only the host may seat a computer"})
     launcher = services.bot_launcher
@@ -155,6 +164,7 @@ async def start(table_id: str, body: StartRequest, player: PlayerDep, services: 
                 ) -> dict[str, Any]:
     """The host starts the match when every seat is taken."""
     sess = await _session(services, table_id)
+    _hide_from_strangers(sess, player.id)
     if (body.decks is not None or body.first_dealer is not None) and not services.settings.testing:
         raise HTTPException(403, {"code": "testing_only",
                                   "message": "deck orders may be supplied only on a testing server"})
@@ -173,6 +183,7 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
     seated there on their side, and the finished table's info carries ``rematch`` (pushed to its
     sockets with a ``rematch`` event). Answers the rematch table."""
     old = await _session(services, table_id)
+    _hide_from_strangers(old, player.id)
     try:
         new, created = await services.tables.rematch(table_id, player.id)
         if created and services.bot_launcher is not None:
@@ -188,6 +199,7 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
 async def record(table_id: str, player: PlayerDep, services: ServicesDep) -> JSONResponse:
     """The full ``dineri-match/1`` record, for the table's players once the match is over."""
     sess = await _session(services, table_id)
+    _hide_from_strangers(sess, player.id)
     if sess.seat_of(player.id) is None:
         raise HTTPException(403, {"code": "forbidden", "message": "only the table's players"})
     if sess.match is None or not sess.match.over or sess.match_id is None:

@@ -141,3 +141,21 @@ def test_simultaneous_rematch_requests_of_one_player_get_the_same_table(api: Api
     assert [r.status_code for r in replies] == [200] * 4, [r.text for r in replies]
     assert len({r.json()["id"] for r in replies}) == 1
     assert [s["player"] for s in replies[-1].json()["seats"]] == ["Amira", "Youssef"]
+
+
+def test_a_private_table_does_not_exist_for_strangers(api: Api) -> None:
+    """GET, rematch, record, start, computer seat and removal all answer 404 ``not_found`` to a
+    stranger on a private table (a 403 would reveal that it exists)."""
+    table, (amira, _) = _finished(api, ["Amira", "Youssef"], public=False)
+    fresh = api.table(amira, public=False)
+    stranger = api.player("Nour")
+    for method, path, body in (("GET", f"/api/tables/{table['id']}", None),
+                               ("POST", f"/api/tables/{table['id']}/rematch", None),
+                               ("GET", f"/api/tables/{table['id']}/record", None),
+                               ("POST", f"/api/tables/{fresh['id']}/start", {}),
+                               ("POST", f"/api/tables/{fresh['id']}/bots", {"seat": 1}),
+                               ("DELETE", f"/api/tables/{fresh['id']}/seats/0", None)):
+        r = api.call(method, path, stranger, json=body)
+        assert r.status_code == 404 and r.json()["detail"]["code"] == "not_found", (path, r.text)
+    # The players still get their record.
+    assert api.call("GET", f"/api/tables/{table['id']}/record", amira).status_code == 200
