@@ -80,11 +80,19 @@ def translations(lang: str) -> Translations:
 
 
 @cache
-def js_catalogue(lang: str) -> dict[str, str]:
-    """Every singular message of *lang*'s catalogue, msgid -> translation, for the
-    JavaScript (rendered into each page as JSON; the scripts look strings up in it)."""
+def js_catalogue(lang: str) -> dict[str, str | list[str]]:
+    """Every message of *lang*'s catalogue for the JavaScript (rendered into each page as JSON;
+    the scripts look strings up in it): msgid -> translation, and for a plural message its
+    singular msgid -> the list of its forms, in the order of the catalogue's Plural-Forms."""
     catalog: dict[Any, str] = translations(lang)._catalog  # babel keeps the parsed .mo here
-    return {k: v for k, v in catalog.items() if isinstance(k, str) and k and v}
+    out: dict[str, str | list[str]] = {k: v for k, v in catalog.items() if isinstance(k, str) and k and v}
+    plurals: dict[str, dict[int, str]] = {}
+    for k, v in catalog.items():
+        if isinstance(k, tuple) and k[0]:
+            plurals.setdefault(k[0], {})[k[1]] = v
+    for msgid, forms in plurals.items():
+        out[msgid] = [forms[i] for i in sorted(forms)]
+    return out
 
 
 @cache

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -20,9 +21,19 @@ TRANSLATIONS = ROOT / "dineri" / "translations"
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
 
 
+def _key(msgid: str | tuple[str, ...]) -> str:
+    """A message's key: its msgid, or a plural message's singular msgid."""
+    return msgid if isinstance(msgid, str) else msgid[0]
+
+
+def _texts(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A translation's texts: one, or every plural form."""
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
 def _pot_ids() -> set[str]:
     with open(TRANSLATIONS / "messages.pot", "rb") as f:
-        return {m.id for m in read_po(f) if m.id}
+        return {_key(m.id) for m in read_po(f) if m.id}
 
 
 def _po(lang: str):  # type: ignore[no-untyped-def]
@@ -54,14 +65,19 @@ def test_every_used_string_is_in_the_template() -> None:
 def test_catalogue_is_complete_and_compiled(lang: str) -> None:
     pot_ids = _pot_ids()
     po = _po(lang)
-    translated = {m.id: m.string for m in po if m.id and m.string and not m.fuzzy}
-    assert set(translated) == pot_ids
-    for msgid, text in translated.items():
-        # Same placeholders in the translation as in the English text.
-        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(msgid)), (lang, msgid)
+    translated = {m.id: m.string for m in po if m.id and all(_texts(m.string)) and not m.fuzzy}
+    assert {_key(i) for i in translated} == pot_ids
+    for msgid, value in translated.items():
+        # Same placeholders in the translation (each plural form) as in the English text.
+        wanted = sorted(PLACEHOLDER.findall(_key(msgid)))
+        for text in _texts(value):
+            assert sorted(PLACEHOLDER.findall(text)) == wanted, (lang, msgid)
     with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo", "rb") as f:
         mo = read_mo(f)
-    assert {m.id: m.string for m in mo if m.id} == translated, "run pybabel compile: the .mo is stale"
+    def same(pairs: Any) -> dict[Any, tuple[str, ...]]:  # the .mo gives plurals as lists
+        return {(k if isinstance(k, str) else tuple(k)): _texts(v) for k, v in pairs}
+    compiled = same((m.id, m.string) for m in mo if m.id)
+    assert compiled == same(translated.items()), "run pybabel compile: the .mo is stale"
 
 
 def test_scripts_get_the_whole_catalogue() -> None:
@@ -186,8 +202,9 @@ def test_french_punctuation_spacing() -> None:
     for m in _po("fr"):
         if not m.id:
             continue
-        for bad in re.finditer(r"(?:[^\u202f]|^)[:;!?](?=\s|$)", m.string):
-            raise AssertionError(f"{m.id!r}: {m.string!r} at {bad.start()}")
+        for text in _texts(m.string):
+            for bad in re.finditer(r"(?:[^\u202f]|^)[:;!?](?=\s|$)", text):
+                raise AssertionError(f"{m.id!r}: {text!r} at {bad.start()}")
 
 
 def test_arabic_names_take_no_gendered_verb() -> None:
@@ -218,3 +235,14 @@ def test_computer_players_strategies_are_words() -> None:
     for lang, greedy in (("fr", "glouton"), ("ar", "طمّاع")):
         words = {m.id: m.string for m in _po(lang) if m.id}
         assert words["greedy"] == greedy and "{strategy}" in words["Bot {n} ({strategy})"]
+
+
+def test_card_counts_take_plural_forms() -> None:
+    """Card counts are plural messages (ngettext): Arabic gets its six forms (0, 1, 2, 3–10,
+    11–99, 100+), French its three, each with the count; the scripts get every form."""
+    ar = i18n.js_catalogue("ar")
+    for msgid in ("{n} card", "{n} card in hand", "Pile: {n} card"):
+        forms = ar[msgid]
+        assert isinstance(forms, list) and len(forms) == 6 and all("{n}" in f for f in forms)
+    assert ar["{n} card"][2:5] == ["{n} ورقتان", "{n} أوراق", "{n} ورقة"]
+    assert i18n.js_catalogue("fr")["{n} card"] == ["{n} carte", "{n} de cartes", "{n} cartes"]

@@ -71,12 +71,23 @@ def test_private_table_on_phones(browser: Any, server: str, console: Any) -> Non
     box = host.locator("h1.sr-only").bounding_box()
     assert box is not None and box["width"] <= 1 and box["height"] <= 1
     assert _style(host, "h1.sr-only", "clipPath") == "inset(50%)"
+    main, setup = host.locator("main").bounding_box(), host.locator("#setup").bounding_box()
+    assert main is not None and setup is not None and setup["y"] - main["y"] <= 8
 
     host.click("#start-match")
     pages = [host, guest]
     _on_turn(pages, "#cut-controls").click("#cut-random")
     _on_turn(pages, "#choice-controls").click("#keep-btn")
     player = _on_turn(pages, "#play-controls")
+
+    # Counts take the language's plural form (Arabic 3–10: أوراق); the pack's count is a badge
+    # hanging off the card back's corner, not over the logo in its middle.
+    guest.wait_for_function("document.querySelector('.opponents .backs .count') !== null")
+    assert guest.locator(".opponents .backs .count").inner_text() == "3 أوراق"
+    back = guest.locator(".pack-box img").bounding_box()
+    badge = guest.locator(".pack-box .count").bounding_box()
+    assert back is not None and badge is not None
+    assert badge["y"] + badge["height"] > back["y"] + back["height"]
 
     # The primary action reads well (text ≥ 4.5:1) and stands out from the felt (≥ 3:1).
     fg, bg = _style(player, "#capture-btn", "color"), _style(player, "#capture-btn", "backgroundColor")

@@ -16,6 +16,22 @@
     return (typeof t === "string" && t) ? t : msgid;
   }
 
+  // Plural forms, as the catalogues' Plural-Forms headers say (CLDR rules, as Babel writes them).
+  var PLURAL = {
+    ar: function (n) {
+      return n === 0 ? 0 : n === 1 ? 1 : n === 2 ? 2 : n % 100 >= 3 && n % 100 <= 10 ? 3 : n % 100 >= 11 ? 4 : 5;
+    },
+    fr: function (n) { return (n === 0 || n === 1) ? 0 : n !== 0 && n % 1000000 === 0 ? 1 : 2; },
+    en: function (n) { return n === 1 ? 0 : 1; }
+  };
+  /** The form of a plural message for the count n (ngettext); English when not translated. */
+  function ngettext(singular, plural, n) {
+    var forms = catalogue[singular];
+    var rule = PLURAL[document.documentElement.lang] || PLURAL.en;
+    if (Array.isArray(forms) && forms[rule(n)]) { return forms[rule(n)]; }
+    return n === 1 ? singular : plural;
+  }
+
   /** Replace {name} placeholders of a translated string with values. */
   function fmt(text, values) {
     return text.replace(/\{(\w+)\}/g, function (m, key) {
@@ -52,6 +68,7 @@
     bad_code: _("The invitation code is not valid."),
     testing_only: _("That option is only for test servers."),
     not_available: _("That is not available on this server."),
+    removed: _("The host of the rematch removed you from its table."),
     too_many_tables: _("You already host three open tables: start or leave one first."),
     unauthenticated: _("Choose a display name on the home page first."),
     http_401: _("Choose a display name on the home page first."),
@@ -250,7 +267,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, sockets: sockets, explain: explain, ERROR_CODES: Object.keys(ERRORS),
-    _: _, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
   };
 })();

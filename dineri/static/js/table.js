@@ -4,7 +4,7 @@
  * at every card taken; the server judges and its error codes are explained here. */
 (function () {
   "use strict";
-  var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, cfg = D.config, EP = cfg.endpoints;
+  var D = window.Dineri, _ = D._, ngettext = D.ngettext, fmt = D.fmt, el = D.el, cfg = D.config, EP = cfg.endpoints;
   var tableId = cfg.table_id;
   var params = new URLSearchParams(location.search);
   var inviteCode = params.get("code") || "";
@@ -501,10 +501,10 @@
     var box = el("div", { class: "seat pos-" + POS[n()][rel(seat)] + (v.turn === seat ? " on-turn" : ""), "data-seat": seat }, [head]);
     if (seat !== S.seat) {
       var count = v.hand_sizes[seat] || 0;
-      var backs = el("div", { class: "backs", role: "img", "aria-label": fmt(_("{n} cards in hand"), { n: count }) }, []);
+      var backs = el("div", { class: "backs", role: "img", "aria-label": fmt(ngettext("{n} card in hand", "{n} cards in hand", count), { n: count }) }, []);
       for (var i = 0; i < count; i++) { backs.appendChild(D.cardImg(null)); }
       backs.appendChild(el("span", { class: "count", "aria-hidden": "true",
-        text: count === 1 ? _("1 card") : fmt(_("{n} cards"), { n: count }) }));
+        text: fmt(ngettext("{n} card", "{n} cards", count), { n: count }) }));
       box.appendChild(backs);
     }
     return box;
@@ -537,7 +537,7 @@
     }));
     return el("div", { class: "pile-box side-" + side }, [
       el("div", { class: "pile-title", text: sideName(side) }),
-      el("div", { class: "pile-count", text: fmt(_("Pile: {n} cards"), { n: v.captured[side] }) }),
+      el("div", { class: "pile-count", text: fmt(ngettext("Pile: {n} card", "Pile: {n} cards", v.captured[side]), { n: v.captured[side] }) }),
       el("div", { text: fmt(_("Chkobbas: {n}"), { n: v.chkobbas[side] }) }), cards
     ]);
   }
