@@ -116,6 +116,14 @@ def test_private_table_on_phones(browser: Any, server: str, console: Any) -> Non
     assert player.get_attribute(f'.card[data-zone="hand"][data-card="{mine}"]', "aria-pressed") == "true"
     assert player.get_attribute(f'.card[data-zone="table"][data-card="{taken}"]', "aria-pressed") == "false"
 
+    # The check mark of a selected card stays on its top right corner in Arabic too: the faces
+    # print their index at the top left, which a mirrored (inline-end) place would cover.
+    if player is not guest:
+        guest.click('.card[data-zone="hand"]')
+    after = guest.eval_on_selector(".card.picked", "(e) => [getComputedStyle(e, '::after').right,"
+                                   " getComputedStyle(e, '::after').left]")
+    assert after[0] == "-9px" and after[1] != "-9px"
+
     # The match ends by forfeit; the host asks for the rematch first, the guest second.
     guest.once("dialog", lambda d: d.accept())
     guest.click("#forfeit-btn")
