@@ -134,3 +134,19 @@ def test_replay_page_escapes_names_and_shows_every_hand() -> None:
 def test_arabic_pages_are_right_to_left() -> None:
     html = render("ar", "login.html", error=True)
     assert '<html lang="ar" dir="rtl">' in html
+
+
+@pytest.mark.parametrize(("lang", "phase", "pack"), [("fr", "coupe", "36 cartes restantes"),
+                                                     ("ar", "القطع", "36 ورقة متبقية")])
+def test_replay_page_words_phase_and_pack_in_the_language(lang: str, phase: str, pack: str) -> None:
+    """The phase is a word of the page's language (its code stays in data-phase); the pack's count
+    takes the language's plural form (ngettext: Arabic 11–99 takes the singular ورقة)."""
+    c = case("full-match-2seats-t11-bo1")
+    record = copy.deepcopy(c["record"])
+    record["players"] = ["Amira", "Youssef"]
+    shown = step(record, 0)
+    state = dict(shown["state"], deck_left=36)
+    html = render(lang, "replay.html", match={"id": 7}, players=record["players"], shown=shown,
+                  state=state, last=len(record["actions"]))
+    assert f'<dd id="phase" data-phase="cut">{phase}</dd>' in html
+    assert f"<dd>{pack}</dd>" in html
