@@ -181,7 +181,7 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
     """A player of the finished table asks for a rematch: the rematch table is created once (same
     options; host: the first to ask; its computer players seated again), every asking player is
     seated there on their side, and the finished table's info carries ``rematch`` (pushed to its
-    sockets with a ``rematch`` event). Answers the rematch table."""
+    sockets with a ``rematch`` event). Answers the rematch table, with its ``code``."""
     old = await _session(services, table_id)
     _hide_from_strangers(old, player.id)
     try:
@@ -192,7 +192,9 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
                     await services.bot_launcher(new, seat)
     except Refused as e:
         raise _refused(e) from None
-    return new.info(with_code=player.id == new.host_id)
+    # Every player of the finished table gets the rematch table's code: a private rematch table
+    # stays reachable for them after leaving its seat (the page keeps the code in its URL).
+    return new.info(with_code=True)
 
 
 @router.get("/{table_id}/record")

@@ -69,8 +69,23 @@ def test_private_rematch_needs_no_code_for_the_players(api: Api) -> None:
     new = api.call("POST", f"/api/tables/{table['id']}/rematch", amira).json()
     assert new["public"] is False and "code" in new  # Amira hosts: she gets the code
     joined = api.call("POST", f"/api/tables/{table['id']}/rematch", youssef)
-    assert joined.status_code == 200 and "code" not in joined.json()
+    assert joined.status_code == 200 and joined.json()["code"] == new["code"]
     assert [s["player"] for s in joined.json()["seats"]] == ["Amira", "Youssef"]
+
+
+def test_a_private_rematch_stays_reachable_after_leaving_its_seat(api: Api) -> None:
+    """The second player gets the code with the rematch table: after leaving the seat they can
+    still see the table and sit again with it; a stranger still cannot."""
+    table, (amira, youssef) = _finished(api, ["Amira", "Youssef"], public=False)
+    new = api.call("POST", f"/api/tables/{table['id']}/rematch", amira).json()
+    joined = api.call("POST", f"/api/tables/{table['id']}/rematch", youssef).json()
+    code = joined["code"]
+    assert api.call("DELETE", f"/api/tables/{new['id']}/seats/me", youssef).status_code == 200
+    assert api.call("GET", f"/api/tables/{new['id']}", youssef).status_code == 404  # no code: a stranger
+    r = api.call("GET", f"/api/tables/{new['id']}", youssef, params={"code": code})
+    assert r.status_code == 200 and r.json()["seats"][1]["player"] is None
+    assert api.sit(youssef, new, seat=1, code=code).status_code == 200
+    assert api.call("GET", f"/api/tables/{new['id']}", api.player("Nour")).status_code == 404
 
 
 def test_rematch_refusals(api: Api) -> None:
