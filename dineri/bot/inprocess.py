@@ -80,14 +80,6 @@ class BotLauncher:
             self.start(sess, row.seat)
         return len(rows)
 
-    async def resume_all(self, tables: Any) -> int:
-        """After a restart: restart the bots of every loaded table session
-        (``TableService.sessions``); returns how many. Call once the service has started."""
-        count = 0
-        for sess in list(tables.sessions.values()):
-            count += await self.resume(sess)
-        return count
-
     async def stop(self) -> None:
         """Cancel every bot task (server shutdown)."""
         tasks = list(self.tasks.values())

@@ -45,8 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.info("applying migrations", extra={"database": engine.url.render_as_string(hide_password=True)})
         migrate(settings.database_url)
         await fanout.start()
-        await services.tables.start()
-        await bots.resume_all(services.tables)  # computer opponents of matches in progress
+        await services.tables.start()  # loading a table also restarts its computer players
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
                                  "fanout": "redis" if settings.redis_url else "local"})
         yield
