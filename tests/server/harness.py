@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -236,3 +237,16 @@ async def refusal(url: str, **kw: Any) -> int | None:
         except ConnectionClosed:
             return ws.close_code
         raise AssertionError(f"a frame instead of a close: {frame!r}")
+
+
+@contextlib.contextmanager
+def running(db: Path, **env: str) -> Iterator[tuple[Server, Api]]:
+    """A started server on the SQLite file ``db`` with ``DINERI_*`` settings ``env``, and its
+    :class:`Api`; both are stopped and closed on exit, also when the body fails."""
+    srv = Server(f"sqlite:///{db}", **env).start()
+    api = Api(srv)
+    try:
+        yield srv, api
+    finally:
+        srv.stop()
+        api.http.close()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import Api, Client, Server, is_event, refusal
+from tests.server.harness import Api, Client, Server, is_event, refusal, running
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -67,12 +67,8 @@ def test_a_removed_player_gets_no_more_frames_of_a_private_table(server: Server,
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
     """A server with the default-like limits: 5 frames per second (bursts of 10)."""
-    db = tmp_path_factory.mktemp("strict") / "s.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5").start()
-    api = Api(srv)
-    yield srv, api
-    srv.stop()
-    api.http.close()
+    with running(tmp_path_factory.mktemp("strict") / "s.db", DINERI_MESSAGES_PER_SECOND="5") as both:
+        yield both
 
 
 def test_many_sockets_neither_pile_up_nor_raise_the_rate(strict: tuple[Server, Api]) -> None:
@@ -250,12 +246,8 @@ ADMIN = "admin-token-for-tests"
 @pytest.fixture(scope="module")
 def admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
     """A server with the admin pages on."""
-    db = tmp_path_factory.mktemp("admin") / "a.db"
-    srv = Server(f"sqlite:///{db}", DINERI_ADMIN_TOKEN=ADMIN).start()
-    api = Api(srv)
-    yield srv, api
-    srv.stop()
-    api.http.close()
+    with running(tmp_path_factory.mktemp("admin") / "a.db", DINERI_ADMIN_TOKEN=ADMIN) as both:
+        yield both
 
 
 def test_admin_numbers_are_validated(admin: tuple[Server, Api]) -> None:

@@ -6,12 +6,11 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.server.harness import Api, Client, Server, is_event, refusal
+from tests.server.harness import Api, Client, Server, is_event, refusal, running
 from tests.server.rawws import open_raw, send_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -19,23 +18,16 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture(scope="module")
 def server_slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
-    db: Path = tmp_path_factory.mktemp("slow") / "s.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="100000", DINERI_SEND_QUEUE_SIZE="64").start()
-    api = Api(srv)
-    yield srv, api
-    srv.stop()
-    api.http.close()
+    with running(tmp_path_factory.mktemp("slow") / "s.db", DINERI_MESSAGES_PER_SECOND="100000",
+                 DINERI_SEND_QUEUE_SIZE="64") as both:
+        yield both
 
 
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
-    db: Path = tmp_path_factory.mktemp("strict") / "s.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5", DINERI_MAX_MESSAGE_BYTES="1024",
-                 DINERI_ALLOWED_ORIGINS="http://allowed.example").start()
-    api = Api(srv)
-    yield srv, api
-    srv.stop()
-    api.http.close()
+    with running(tmp_path_factory.mktemp("strict") / "s.db", DINERI_MESSAGES_PER_SECOND="5",
+                 DINERI_MAX_MESSAGE_BYTES="1024", DINERI_ALLOWED_ORIGINS="http://allowed.example") as both:
+        yield both
 
 
 def test_oversized_frame_closes_the_socket(strict: tuple[Server, Api]) -> None:

@@ -4,25 +4,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from dineri.engine import VALUE, parse_card
-from tests.server.harness import Api, Client, Server, is_event
+from tests.server.harness import Api, Client, Server, is_event, running
 
 pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
-    db: Path = tmp_path_factory.mktemp("quick") / "q.db"
     # A 15 s table clock runs 15 * 0.02 = 0.3 s; a dropped seat forfeits after 1.5 s.
-    srv = Server(f"sqlite:///{db}", DINERI_CLOCK_SCALE="0.02", DINERI_GRACE_SECONDS="1.5").start()
-    api = Api(srv)
-    yield srv, api
-    srv.stop()
-    api.http.close()
+    with running(tmp_path_factory.mktemp("quick") / "q.db", DINERI_CLOCK_SCALE="0.02",
+                 DINERI_GRACE_SECONDS="1.5") as both:
+        yield both
 
 
 def _events(c: Client, kind: str) -> list[dict]:
