@@ -38,6 +38,8 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Tokens carry the version they were issued with; bumping it revokes them all (migration 0002).
+    token_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Table(Base):
@@ -57,6 +59,8 @@ class Table(Base):
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     next_seq: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The last seat taken or freed (null: none since the creation); open tables expire from it.
+    seats_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Seat(Base):
