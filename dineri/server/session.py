@@ -6,9 +6,8 @@ action is committed to the database (action log, record, events, results) *befor
 anything is acknowledged or broadcast. The match is rebuilt by replaying its stored
 record, so a restarted server picks up where the last acknowledged action left it.
 
-Broadcasts are bundles on the fan-out channel ``table:{id}``: the numbered public
-events, each seat's own view and the spectator view, the table info and the
-sender's ack; every connection takes only the view of its own audience.
+After a commit the session hands the change to its :class:`dineri.server.frames.Frames`,
+which builds the broadcast bundle and publishes it on the fan-out channel ``table:{id}``.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import Fanout
 from dineri.games import GameError, GameMatch, get_game
+from dineri.server.frames import Frames
 from dineri.server.presence import Presence
 from dineri.settings import Settings
 from dineri.store import repo
@@ -105,6 +105,7 @@ class TableSession(Presence):
         self.touched = time.monotonic()  # last use, for evicting finished tables from memory
         self.stale = False
         self._unsubscribe: Callable[[], None] | None = None
+        self.frames = Frames(self)  # what a committed change sends (dineri/server/frames.py)
 
     # --- loading -------------------------------------------------------------------------
 
@@ -227,12 +228,8 @@ class TableSession(Presence):
     async def _broadcast(self, events: list[tuple[int, dict[str, Any]]], *,
                          ack: dict[str, Any] | None = None, views: bool = True,
                          table_changed: bool = True) -> None:
-        bundle: dict[str, Any] = {"seq": self.last_seq, "events": events, "table": self.info(), "ack": ack,
-                                  "table_changed": table_changed, "origin": self.origin}
-        if views and self.match is not None:
-            bundle["views"] = {str(i): self.match.seat_view(i) for i in range(self.seats)}
-            bundle["spectator"] = self.match.spectator_view()
-        await self.fanout.publish(f"table:{self.id}", bundle)
+        """Send a committed change to the table's sockets (:class:`dineri.server.frames.Frames`)."""
+        await self.frames.publish(events, ack=ack, views=views, table_changed=table_changed)
 
     # --- pre-start operations (REST) --------------------------------------------------------
 
