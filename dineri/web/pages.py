@@ -9,6 +9,7 @@ back to ``next``). Pages are rendered in the negotiated language
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+from dineri.store import repo
 from dineri.web import i18n
 
 STATIC_DIR = i18n.PACKAGE_DIR / "static"
@@ -34,6 +36,32 @@ ENDPOINTS: dict[str, str] = {
     "lobby_ws": "/ws/lobby",
     "table_ws": "/ws/tables/{id}",
 }
+
+
+def page_game(game: str | None) -> str:
+    """The game whose table page (``templates/games/<game>.html`` and ``js/games/<game>.js``)
+    shows a table of *game*: that game when its page exists, else Chkobba's."""
+    if game and _TOKEN.match(game) and (i18n.TEMPLATES_DIR / "games" / f"{game}.html").is_file():
+        return game
+    return "chkobba"
+
+
+async def _game_of(request: Request, table_id: str) -> str | None:
+    """The game of table *table_id* (``None`` when there is no such table or no server): from
+    the loaded session, else one read of the table's row (never loads the table)."""
+    services = getattr(request.app.state, "services", None)
+    if services is None:
+        return None
+    sess = services.tables.sessions.get(table_id)
+    if sess is not None:
+        return str(sess.game_name)
+
+    def read() -> str | None:
+        with services.sm() as s:
+            t = repo.get_table(s, table_id)
+            return None if t is None else str(t.game)
+
+    return await asyncio.to_thread(read)
 
 
 def _safe_next(value: str | None) -> str:
@@ -82,7 +110,8 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
     async def table_page(request: Request, table_id: str) -> HTMLResponse:
         if not _TOKEN.match(table_id):
             return render(request, "not_found.html", status_code=404)
-        return render(request, "table.html", page={"table_id": table_id})
+        game = page_game(await _game_of(request, table_id))
+        return render(request, f"games/{game}.html", game=game, page={"table_id": table_id, "game": game})
 
     @app.get("/join/{code}", response_class=HTMLResponse, include_in_schema=False)
     async def join_page(request: Request, code: str) -> HTMLResponse:

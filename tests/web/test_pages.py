@@ -66,6 +66,18 @@ def test_table_page_carries_its_id(client: TestClient) -> None:
     assert _config(r.text)["table_id"] == "Ab_3-x"
 
 
+def test_table_page_loads_its_game_module(client: TestClient) -> None:
+    """The shell, then the game's module (docs/web.md); a table of unknown game gets Chkobba's."""
+    from dineri.web.pages import page_game
+
+    html = client.get("/t/Ab_3-x").text
+    assert _config(html)["game"] == "chkobba"
+    scripts = re.findall(r'<script src="/static/js/([\w/.-]+)"', html)
+    assert scripts == ["common.js", "net.js", "games/chkobba.js", "table-shell.js"]
+    assert page_game("chkobba") == "chkobba"
+    assert page_game(None) == page_game("no_such_game") == page_game("../base") == "chkobba"
+
+
 def test_invitation_page(client: TestClient) -> None:
     r = client.get("/join/tbl.CODE_1")
     assert r.status_code == 200
@@ -89,7 +101,8 @@ def test_static_cards(client: TestClient) -> None:
         r = client.get(f"/static/cards/{code}.svg")
         assert r.status_code == 200
         assert r.text.startswith("<svg")
-    assert client.get("/static/js/table.js").status_code == 200
+    for script in ("common.js", "net.js", "table-shell.js", "games/chkobba.js"):
+        assert client.get(f"/static/js/{script}").status_code == 200, script
     assert client.get("/static/dineri.css").status_code == 200
 
 

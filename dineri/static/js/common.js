@@ -1,5 +1,5 @@
-/* Dineri browser client: shared helpers (translations, card names, REST, live sockets).
- * Plain script, no build step. Every user-visible string goes through _() and comes
+/* Dineri browser client: shared helpers (translations, card names, REST, the game registry).
+ * (The sockets are in net.js.) Plain script, no build step. Every user-visible string goes through _() and comes
  * from the page's Babel catalogue (rendered as JSON into #i18n). */
 (function () {
   "use strict";
@@ -170,78 +170,6 @@
     });
   }
 
-  /**
-   * A WebSocket that reconnects with exponential backoff (0.5 s doubling to 15 s, with
-   * jitter) and shows the "connection lost" banner while it is down.
-   * handlers: onopen(socket), onmessage(msg), onstate(connected).
-   */
-  var sockets = [];  // every live socket of the page (a test may drop one to check recovery)
-  function LiveSocket(path, handlers) {
-    this.path = path;
-    this.handlers = handlers;
-    this.delay = 500;
-    this.ws = null;
-    this.closed = false;
-    this.connected = false;
-    sockets.push(this);
-    this.connect();
-  }
-  LiveSocket.prototype.url = function () {
-    var proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return proto + "//" + location.host + this.path;
-  };
-  LiveSocket.prototype.connect = function () {
-    var self = this;
-    var ws;
-    try { ws = new WebSocket(this.url()); } catch (e) { this.retry(); return; }
-    this.ws = ws;
-    ws.onopen = function () {
-      self.delay = 500;
-      self.setConnected(true);
-      if (self.handlers.onopen) { self.handlers.onopen(self); }
-    };
-    ws.onmessage = function (ev) {
-      var msg;
-      try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      self.handlers.onmessage(msg);
-    };
-    ws.onclose = function (ev) {
-      self.ws = null;
-      self.setConnected(false);
-      // Refusals (docs/protocol.md: 1008 Origin, 4403 private, 4404 no table, 4429 replaced by a
-      // newer socket) would be refused again: stop instead of retrying, and tell the page.
-      if ([1008, 4403, 4404, 4429].indexOf(ev.code) >= 0) {
-        self.closed = true;
-        if (self.handlers.onrefused) { self.handlers.onrefused(ev.code); }
-      }
-      if (!self.closed) { self.retry(); }
-    };
-    ws.onerror = function () { /* onclose follows and retries */ };
-  };
-  LiveSocket.prototype.retry = function () {
-    var self = this;
-    var wait = this.delay * (0.75 + Math.random() * 0.5);
-    this.delay = Math.min(this.delay * 2, 15000);
-    setTimeout(function () { if (!self.closed) { self.connect(); } }, wait);
-  };
-  LiveSocket.prototype.setConnected = function (up) {
-    this.connected = up;
-    var banner = document.getElementById("offline");
-    if (banner) { banner.hidden = up; }
-    if (this.handlers.onstate) { this.handlers.onstate(up); }
-  };
-  LiveSocket.prototype.send = function (obj) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(obj));
-      return true;
-    }
-    return false;
-  };
-  LiveSocket.prototype.close = function () {
-    this.closed = true;
-    if (this.ws) { this.ws.close(); }
-  };
-
   // GET /api/players/me answers 401 to a visitor without a name, which the browser logs as an
   // error; a flag in localStorage (set once a name is chosen here) avoids asking needlessly.
   var NAMED = "dineri_named";
@@ -265,9 +193,17 @@
     if (link && panel) { panel.open = true; }
   });
 
+  /** The game modules of the table and replay pages (docs/web.md): ``Dineri.games.register(name,
+   * module)`` from js/games/<name>.js; the pages look the table's game up with ``get(name)``. */
+  var registered = {};
+  var games = {
+    register: function (name, module) { registered[name] = module; return module; },
+    get: function (name) { return registered[name] || null; }
+  };
+
   window.Dineri = {
-    whoAmI: whoAmI, setName: setName, sockets: sockets, explain: explain, ERROR_CODES: Object.keys(ERRORS),
+    whoAmI: whoAmI, setName: setName, explain: explain, ERROR_CODES: Object.keys(ERRORS),
     _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
-    el: el, api: api, LiveSocket: LiveSocket, RANKS: RANKS, SUITS: SUITS
+    el: el, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };
 })();

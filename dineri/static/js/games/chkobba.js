@@ -1,0 +1,391 @@
+/* Dineri browser client: Chkobba's module of the table page (docs/web.md, rules R1–R33).
+ * Draws the hand, the table cards, the pack, the piles and the round summaries, and turns
+ * clicks and keys into actions. The page never selects a capture and never hints at one
+ * (R13, R21): the player points at every card taken; the server judges and its error codes are
+ * explained by the shell. */
+(function () {
+  "use strict";
+  var D = window.Dineri, _ = D._, ngettext = D.ngettext, fmt = D.fmt, el = D.el;
+  var $ = function (id) { return document.getElementById(id); };
+
+  // The module's own memory of the page: the selection, the card just laid (a claim needs it),
+  // whether our side's redeal was refused (R10).
+  var M = { hand: null, picked: [], lastLaid: null, refusedRedeal: false, ctx: null };
+
+  function n(ctx) { return ctx.table ? ctx.table.options.seats : 2; }
+  function mySide(ctx) { return ctx.me ? ctx.seat % 2 : 0; }
+  function cardsText(codes) { return D.joinList(codes.map(D.cardName)); }
+  function gamesToWin(ctx) { return Math.floor(ctx.table.options.best_of / 2) + 1; }
+
+  function optionsText(t) {
+    var o = t.options;
+    var parts = [
+      o.seats === 4 ? _("2 against 2") : _("1 against 1"),
+      fmt(_("game to {n} points"), { n: o.target }),
+      o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
+      t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock"),
+      t.public ? _("public") : _("private")
+    ];
+    return parts.join(" · ");
+  }
+
+  // Results: a player reads "you"; a spectator reads the winning side by its players' names
+  // (one name takes "wins", two names take "win").
+  function matchResultText(side, ctx) {
+    if (side === null || side === undefined) { return _("The match is over."); }
+    if (ctx.me) { return ctx.seat % 2 === side ? _("You win the match!") : _("You lose the match."); }
+    return n(ctx) === 4 ? fmt(_("{names} win the match."), { names: ctx.sideName(side) })
+      : fmt(_("{name} wins the match."), { name: ctx.sideName(side) });
+  }
+  function gameResultText(game, winner, scores, goesOn, ctx) {
+    var text;
+    if (ctx.me) {
+      var mine = ctx.seat % 2;
+      text = fmt(mine === winner ? _("You win game {game}, {a} to {b}.") : _("You lose game {game}, {a} to {b}."),
+        { game: game, a: scores[mine], b: scores[1 - mine] });
+    } else {
+      text = fmt(n(ctx) === 4 ? _("{names} win game {game}, {a} to {b}.") : _("{name} wins game {game}, {a} to {b}."),
+        { name: ctx.sideName(winner), names: ctx.sideName(winner), game: game, a: scores[winner], b: scores[1 - winner] });
+    }
+    return goesOn ? text + " " + _("The match goes on.") : text;
+  }
+
+  // ---- events ----------------------------------------------------------------------------
+  /** Log lines of a Chkobba event; undefined for the events the shell words (chat, away, …). */
+  function describeEvent(ev, ctx) {
+    var who = ev.seat !== undefined ? ctx.iso(ctx.playerName(ev.seat)) : "";
+    var auto = ctx.auto;
+    switch (ev.type) {
+      case "cut":
+        return auto(ev, fmt(_("{name} cuts at {at} and draws the {card}."), { name: who, at: ev.at, card: D.cardName(ev.drawn) }));
+      case "deal":
+        return auto(ev, fmt(ev.choice === "keep" ? _("{name} keeps the drawn card.") : _("{name} puts the drawn card on the table."), { name: who }));
+      case "deal_more": return _("Three more cards for each player.");
+      case "play":
+        var line = !ev.capture || !ev.capture.length
+          ? auto(ev, fmt(_("{name} lays the {card}."), { name: who, card: D.cardName(ev.card) }))
+          : auto(ev, fmt(_("{name} plays the {card} and takes {cards}."), { name: who, card: D.cardName(ev.card), cards: D.cardPhrase(ev.capture) }));
+        return ev.chkobba ? [line, fmt(_("Chkobba for {name}!"), { name: who })] : line;
+      case "claim":
+        var c = fmt(_("{name} claims a missed capture: the {card} with {cards}."), { name: who, card: D.cardName(ev.card), cards: D.cardPhrase(ev.capture) });
+        return ev.chkobba ? [c, fmt(_("Chkobba for {name}!"), { name: who })] : c;
+      case "redeal_proposed": return fmt(_("{name} proposes a redeal."), { name: who });
+      case "redeal_answered":
+        return auto(ev, fmt(ev.accept ? _("{name} accepts the redeal.") : _("{name} refuses the redeal."), { name: who }));
+      case "round_over": return _("The round is over.");
+      case "game_over":
+        return gameResultText(ev.game, ev.winner, ev.scores, ev.games_won[ev.winner] < gamesToWin(ctx), ctx);
+      case "match_over": return matchResultText(ev.winner, ctx);
+      default: return undefined;
+    }
+  }
+
+  /** What an event changes on the page besides the log: the card just laid, dialogs. */
+  function onEvent(ev, ctx, old) {
+    switch (ev.type) {
+      case "deal": M.lastLaid = null; M.refusedRedeal = false; break;
+      case "play": M.lastLaid = !ev.capture || !ev.capture.length ? ev.card : null; break;
+      case "claim": M.lastLaid = null; break;
+      case "redeal_answered":
+        if (!ev.accept && ctx.me && ev.seat % 2 !== ctx.seat % 2) { M.refusedRedeal = true; }
+        break;
+      case "round_over":
+        M.lastLaid = null;
+        if (!old) { showRoundSummary(ev.result, ev.scores, ctx); }
+        break;
+      case "game_over":
+        if (!old && ctx.dialogOpen()) {
+          ctx.dialogBody().appendChild(el("p", { class: "result game-result",
+            text: gameResultText(ev.game, ev.winner, ev.scores, ev.games_won[ev.winner] < gamesToWin(ctx), ctx) }));
+        }
+        break;
+      case "match_over": if (!old) { showMatchOver(ev, ctx); } break;
+      default: break;
+    }
+  }
+
+  // ---- summaries -----------------------------------------------------------------------
+  function winnerText(side, ctx) { return side === null || side === undefined ? _("Baji (tie): nobody") : ctx.sideName(side); }
+
+  // What each round category means (R26, R27), shown as a legend and as the rows' titles.
+  function categoryHelp() {
+    return {
+      karta: _("Karta: 1 point to the side with more cards."),
+      dinari: _("Dinari: 1 point to the side with more ♦ diamonds."),
+      barmila: _("Barmila: 1 point to the side with more 7s; if tied, more 6s."),
+      sabaa: _("Sab'a l-hayya: 1 point to the side holding the 7 of diamonds."),
+      baji: _("Baji: a tie; the point goes to nobody.")
+    };
+  }
+
+  function roundTable(r, scores, ctx) {
+    // The viewer's own side comes first; a spectator reads side 1 then side 2, by names.
+    var order = ctx.me ? [ctx.seat % 2, 1 - ctx.seat % 2] : [0, 1];
+    var help = categoryHelp();
+    var head = el("tr", null, [el("th", { scope: "col", text: "" })].concat(order.map(function (side) {
+      return el("th", { scope: "col", text: ctx.sideName(side) });
+    })));
+    function row(label, values, title) {
+      return el("tr", title ? { title: title } : null, [el("th", { scope: "row", text: label })].concat(order.map(function (side) {
+        return el("td", { text: String(values[side]) });
+      })));
+    }
+    var t = el("table", { class: "summary-table" }, [el("thead", null, [head]), el("tbody", null, [
+      row(_("Cards"), r.cards, help.karta), row(_("♦ Diamonds"), r.dinari_cards, help.dinari),
+      row(_("Sevens"), r.sevens, help.barmila), row(_("Sixes"), r.sixes, help.barmila),
+      row(_("Chkobba"), r.chkobbas), row(_("Points"), r.points),
+      scores ? row(_("Total"), scores) : null
+    ])]);
+    function cat(key, label) {
+      // One entry, so French can put its narrow no-break space before the colon.
+      return el("li", { title: help[key], "data-category": key },
+        [fmt(_("{category}: {winner}"), { category: label, winner: winnerText(r[key], ctx) })]);
+    }
+    var cats = el("ul", { class: "categories" }, [
+      cat("karta", _("Karta")), cat("dinari", _("Dinari")), cat("barmila", _("Barmila")), cat("sabaa", _("Sab'a l-hayya"))
+    ]);
+    var legend = el("ul", { class: "legend hint" }, ["karta", "dinari", "barmila", "sabaa", "baji"].map(function (k) {
+      return el("li", { text: help[k] });
+    }));
+    return el("div", null, [t, cats, legend]);
+  }
+
+  function showRoundSummary(r, scores, ctx) {
+    var title = fmt(_("Round {round} of game {game}"), { round: r.round, game: r.game });
+    ctx.openDialog(title, roundTable(r, scores, ctx));
+  }
+
+  function showMatchOver(ev, ctx) {
+    // The last round's summary (with its Total row and the game's result) stays under the result.
+    var kept = ctx.dialogOpen() ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
+    var first = ctx.me ? ctx.seat % 2 : 0;
+    var wrap = el("div", null, [
+      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[first], b: ev.games_won[1 - first] }) }),
+      ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null
+    ].concat(kept));
+    ctx.matchOver(matchResultText(ev.winner, ctx), wrap);
+  }
+
+  function lastRoundSummary(ctx) {
+    var v = ctx.view, r = v.rounds[v.rounds.length - 1];
+    // A game's score is the sum of its rounds' points (R28), so the totals follow from the rounds.
+    var totals = [0, 0];
+    v.rounds.forEach(function (x) {
+      if (x.game === r.game && x.round <= r.round) { totals[0] += x.points[0]; totals[1] += x.points[1]; }
+    });
+    showRoundSummary(r, totals, ctx);
+    // That round ended its game when a later game began or the match ended at a decided score (R31).
+    var ended = r.game < v.game || (v.phase === "over" && totals[0] !== totals[1] &&
+      Math.max(totals[0], totals[1]) >= v.options.target);
+    if (ended) {
+      var winner = totals[0] > totals[1] ? 0 : 1;
+      ctx.dialogBody().appendChild(el("p", { class: "result game-result",
+        text: gameResultText(r.game, winner, totals, r.game < v.game, ctx) }));
+    }
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------
+  function cardButton(code, zone, pressed, extraLabel) {
+    var label = D.cardName(code) + (extraLabel ? " (" + extraLabel + ")" : "");
+    var b = el("button", { type: "button", class: "card" + (pressed ? " picked" : "") + (extraLabel ? " just-laid" : ""),
+      "data-card": code, "data-zone": zone, "aria-pressed": pressed ? "true" : "false", "aria-label": label,
+      onclick: function () { toggle(zone, code); } }, [D.cardImg(code)]);
+    return el("li", null, [b]);
+  }
+
+  function toggle(zone, code) {
+    if (zone === "hand") { M.hand = M.hand === code ? null : code; }
+    else {
+      var i = M.picked.indexOf(code);
+      if (i >= 0) { M.picked.splice(i, 1); } else { M.picked.push(code); }
+    }
+    M.ctx.showError(null);
+    M.ctx.render();
+    var again = document.querySelector('.card[data-zone="' + zone + '"][data-card="' + code + '"]');
+    if (again) { again.focus(); }
+  }
+
+  /** Under a seat's name: the backs of an opponent's hand, or your own hand. */
+  function seatContent(seat, v, ctx) {
+    if (seat === ctx.seat) {
+      if (M.hand && (v.hand || []).indexOf(M.hand) < 0) { M.hand = null; }
+      var hl = el("ul", { class: "cards hand", "aria-label": _("Your hand") }, []);
+      (v.hand || []).forEach(function (c) { hl.appendChild(cardButton(c, "hand", M.hand === c, "")); });
+      return hl;
+    }
+    var count = v.hand_sizes[seat] || 0;
+    var backs = el("div", { class: "backs", role: "img", "aria-label": fmt(ngettext("{n} card in hand", "{n} cards in hand", count), { n: count }) }, []);
+    for (var i = 0; i < count; i++) { backs.appendChild(D.cardImg(null)); }
+    backs.appendChild(el("span", { class: "count", "aria-hidden": "true",
+      text: fmt(ngettext("{n} card", "{n} cards", count), { n: count }) }));
+    return backs;
+  }
+
+  function pileBox(side, v, ctx) {
+    var cards = el("ul", { class: "cards mini", "aria-label": _("Chkobba cards") }, v.chkobba_cards[side].map(function (c) {
+      return el("li", { role: "img", "aria-label": D.cardName(c) }, [D.cardImg(c)]);
+    }));
+    return el("div", { class: "pile-box side-" + side }, [
+      el("div", { class: "pile-title", text: ctx.sideName(side) }),
+      el("div", { class: "pile-count", text: fmt(ngettext("Pile: {n} card", "Pile: {n} cards", v.captured[side]), { n: v.captured[side] }) }),
+      el("div", { text: fmt(_("Chkobbas: {n}"), { n: v.chkobbas[side] }) }), cards
+    ]);
+  }
+
+  function canProposeRedeal(v, ctx) {
+    if (v.phase !== "play" || v.pending_redeal || M.refusedRedeal || !ctx.me) { return false; }
+    if (v.table.length !== 4 || v.deck_left !== 40 - 4 - 3 * n(ctx)) { return false; }
+    if (!v.hand_sizes.every(function (h) { return h === 3; })) { return false; }
+    var counts = {};
+    v.table.forEach(function (c) { var k = D.cardValue(c); counts[k] = (counts[k] || 0) + 1; });
+    return Object.keys(counts).some(function (k) { return counts[k] >= 3; });
+  }
+
+  /** Everything of the board but the seats: score bar, pack, table cards, piles, controls. */
+  function render(v, ctx) {
+    var me = ctx.me;
+    var hand = me ? v.hand : [];
+    if (M.hand && hand.indexOf(M.hand) < 0) { M.hand = null; }
+    M.picked = M.picked.filter(function (c) { return v.table.indexOf(c) >= 0; });
+    if (M.lastLaid && v.table.indexOf(M.lastLaid) < 0) { M.lastLaid = null; }
+
+    // Score bar: game, round, scores, games won, target.
+    var o = v.options;
+    $("scorebar").textContent = "";
+    $("scorebar").appendChild(el("div", { class: "score-line" }, [
+      el("span", { text: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) }),
+      el("span", { text: fmt(_("to {n} points"), { n: o.target }) + (o.best_of > 1 ? " · " + fmt(_("best of {n} games"), { n: o.best_of }) : "") })
+    ]));
+    // Your own side first, as in the round summary and the piles.
+    (me ? [ctx.seat % 2, 1 - ctx.seat % 2] : [0, 1]).forEach(function (side) {
+      $("scorebar").appendChild(el("div", { class: "score side-" + side, "data-side": side }, [
+        el("strong", { text: ctx.sideName(side) }),
+        el("span", { class: "points", text: fmt(_("Score: {n}"), { n: v.scores[side] }) }),
+        el("span", { text: fmt(_("Games won: {n}"), { n: v.games_won[side] }) })
+      ]));
+    });
+    $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
+
+    // Pack, table, piles.
+    $("pack").textContent = "";
+    $("pack").appendChild(el("div", { class: "pack-box", role: "img", "aria-label": fmt(_("Cards left in the pack: {n}"), { n: v.deck_left }) }, [
+      D.cardImg(null), el("span", { class: "count", "aria-hidden": "true", text: String(v.deck_left) })
+    ]));
+    if (v.drawn) {
+      $("pack").appendChild(el("div", { class: "drawn", role: "img", "aria-label": fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }) }, [D.cardImg(v.drawn)]));
+    }
+    var tc = $("table-cards");
+    tc.textContent = "";
+    v.table.forEach(function (c) {
+      tc.appendChild(cardButton(c, "table", M.picked.indexOf(c) >= 0, c === M.lastLaid ? _("just laid") : ""));
+    });
+    $("pile-us").textContent = ""; $("pile-us").appendChild(pileBox(mySide(ctx), v, ctx));
+    $("pile-them").textContent = ""; $("pile-them").appendChild(pileBox(1 - mySide(ctx), v, ctx));
+
+    // Controls for this phase.
+    var myTurn = me && v.turn === ctx.seat;
+    $("cut-controls").hidden = !(myTurn && v.phase === "cut");
+    $("choice-controls").hidden = !(myTurn && v.phase === "cut_choice");
+    if (v.drawn) { $("drawn-label").textContent = fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }); }
+    $("redeal-answer").hidden = !(me && v.phase === "redeal_vote" && v.pending_redeal && v.pending_redeal.proposer % 2 !== ctx.seat % 2);
+    $("play-controls").hidden = !(myTurn && v.phase === "play");
+    $("redeal-btn").hidden = !canProposeRedeal(v, ctx);
+
+    var sel = [];
+    if (M.hand) { sel.push(fmt(_("Your card: {card}"), { card: D.cardName(M.hand) })); }
+    if (M.picked.length) { sel.push(fmt(_("Table cards selected: {cards}"), { cards: cardsText(M.picked) })); }
+    $("selection").textContent = sel.join(" · ");
+    var ds = ctx.dataset;
+    ds.table = v.table.join(","); ds.hand = hand.join(",");
+    ds.drawn = v.drawn || "";
+    ds.winner = v.winner === null || v.winner === undefined ? "" : String(v.winner);
+  }
+
+  function statusText(v, ctx) {
+    var who = v.turn !== null && v.turn !== undefined ? ctx.playerName(v.turn) : "";
+    var mine = ctx.me && v.turn === ctx.seat;
+    switch (v.phase) {
+      case "cut": return mine ? _("Your cut: pick a position or cut at random.") : fmt(_("{name} cuts the pack."), { name: who });
+      case "cut_choice": return mine ? _("Keep the drawn card, or put it on the table?") : fmt(_("{name} chooses: keep the drawn card or put it on the table."), { name: who });
+      case "redeal_vote": return fmt(_("A redeal is proposed; waiting for {name}."), { name: who });
+      case "play": return mine ? _("Your turn: select a card from your hand and the table cards it takes, or lay it.") : fmt(_("{name} is playing."), { name: who });
+      case "over": return matchResultText(v.winner, ctx);
+      default: return _("Waiting for the deal.");
+    }
+  }
+
+  // ---- actions ---------------------------------------------------------------------------
+  function capture() {
+    var ctx = M.ctx;
+    if (!M.hand) { ctx.say(_("Select a card from your hand first.")); return; }
+    if (!M.picked.length) { ctx.say(_("Select the table cards to take, or lay the card.")); return; }
+    // The selection stays: a refused capture can be fixed; an accepted one leaves the hand and
+    // the table, and render() drops cards that are gone.
+    ctx.send({ type: "play", card: M.hand, capture: M.picked.slice() });
+  }
+  function lay() {
+    var ctx = M.ctx;
+    if (!M.hand) { ctx.say(_("Select a card from your hand first.")); return; }
+    if (M.picked.length) { ctx.say(_("To lay a card, clear the table cards you selected.")); return; }
+    ctx.send({ type: "play", card: M.hand, capture: [] });
+  }
+  function claim() {
+    var ctx = M.ctx, laid = M.lastLaid;
+    if (!laid || M.picked.indexOf(laid) < 0) {
+      ctx.say(_("To claim, select the card just laid and the table cards it could have taken."));
+      return;
+    }
+    var rest = M.picked.filter(function (c) { return c !== laid; });
+    if (!rest.length) { ctx.say(_("Also select the table cards it could have taken.")); return; }
+    ctx.send({ type: "claim", card: laid, capture: rest });
+  }
+  function clearSel() { M.hand = null; M.picked = []; M.ctx.showError(null); M.ctx.render(); }
+
+  /** Once, when the page starts: wire the game's buttons. */
+  function init(ctx) {
+    M.ctx = ctx;
+    var send = function (a) { return function () { ctx.send(a); }; };
+    $("capture-btn").addEventListener("click", capture);
+    $("lay-btn").addEventListener("click", lay);
+    $("claim-btn").addEventListener("click", claim);
+    $("clear-btn").addEventListener("click", clearSel);
+    $("redeal-btn").addEventListener("click", send({ type: "propose_redeal" }));
+    $("redeal-accept").addEventListener("click", send({ type: "answer_redeal", accept: true }));
+    $("redeal-refuse").addEventListener("click", send({ type: "answer_redeal", accept: false }));
+    $("cut-btn").addEventListener("click", function () {
+      var raw = $("cut-at").value.trim();
+      var at = parseInt(raw, 10);
+      if (!/^\d+$/.test(raw) || at < 0 || at > 39) { ctx.say(_("Choose a cut position from 0 to 39.")); return; }
+      ctx.send({ type: "cut", at: at });
+    });
+    $("cut-at").addEventListener("keydown", function (e) { if (e.key === "Enter") { $("cut-btn").click(); } });
+    $("cut-random").addEventListener("click", send({ type: "cut", at: null }));
+    $("keep-btn").addEventListener("click", send({ type: "keep" }));
+    $("table-btn").addEventListener("click", send({ type: "table" }));
+    $("last-round-btn").addEventListener("click", function () { lastRoundSummary(ctx); });
+  }
+
+  /** C captures, L lays, M claims, Escape clears (only while it is your turn to play). */
+  function keydown(e) {
+    if ($("play-controls").hidden) { return false; }
+    var k = e.key.toLowerCase();
+    if (k === "c") { capture(); return true; }
+    if (k === "l") { lay(); return true; }
+    if (k === "m") { claim(); return true; }
+    if (k === "escape") { clearSel(); return false; }
+    return false;
+  }
+
+  D.games.register("chkobba", {
+    teams: true,
+    sideOf: function (seat) { return seat % 2; },
+    optionsText: optionsText,
+    describeEvent: describeEvent,
+    onEvent: onEvent,
+    seatContent: seatContent,
+    render: render,
+    statusText: statusText,
+    init: init,
+    keydown: keydown
+  });
+})();

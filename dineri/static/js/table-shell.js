@@ -1,0 +1,421 @@
+/* Dineri browser client: the table page's shell, common to every game (docs/web.md).
+ * Seats (setup, then around the table), names, presence, the turn clock, chat, the event log,
+ * dialogs, rematch, the record download, language and direction. The game's own drawing and
+ * input come from its module (js/games/<game>.js, Dineri.games.register); the connection from
+ * net.js (Dineri.TableNet). REST for seats and start: docs/protocol.md. */
+(function () {
+  "use strict";
+  var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, cfg = D.config, EP = cfg.endpoints;
+  var tableId = cfg.table_id;
+  var G = D.games.get(cfg.game || "chkobba");
+  var params = new URLSearchParams(location.search);
+  var inviteCode = params.get("code") || "";
+  var $ = function (id) { return document.getElementById(id); };
+
+  var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null };
+
+  var explain = D.explain;
+  function showError(code) { $("error").textContent = code ? explain(code) : ""; }
+  function say(text) { $("error").textContent = text || ""; }
+
+  // ---- names and sides -------------------------------------------------------------
+  function n() { return S.table ? S.table.seats.length : 2; }
+  function seated() { return S.seat !== null && S.seat !== undefined; }
+  function sideOf(seat) { return G.sideOf ? G.sideOf(seat, S.table && S.table.options) : seat % 2; }
+  function teams() { return G.teams === undefined ? true : !!(typeof G.teams === "function" ? G.teams(S.table.options) : G.teams); }
+  function playerName(seat) {
+    var s = S.table && S.table.seats[seat];
+    return (s && s.player && D.displayName(s.player)) || fmt(_("Seat {n}"), { n: seat + 1 });
+  }
+  function sideName(side) {
+    if (seated()) { return sideOf(S.seat) === side ? _("Your side") : _("Opponents"); }
+    var names = [];
+    for (var i = 0; i < n(); i++) { if (sideOf(i) === side) { names.push(playerName(i)); } }
+    return names.join(" & ");
+  }
+  function toAct(v) {
+    if (!v || v.phase === "over") { return []; }
+    if (G.toAct) { return G.toAct(v); }
+    return v.turn === null || v.turn === undefined ? [] : [v.turn];
+  }
+
+  // In a right-to-left page a name inside a log line is isolated (FSI … PDI), so a Latin name
+  // keeps its own direction and the line's punctuation stays in place.
+  var RTL = document.documentElement.dir === "rtl";
+  function iso(text) { return RTL ? "\u2068" + text + "\u2069" : text; }
+  function auto(ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; }
+
+  // ---- the context a game module works with (docs/web.md) ---------------------------------
+  var ctx = {
+    $: $, el: el, _: _, fmt: fmt, ngettext: D.ngettext, iso: iso, auto: auto,
+    seat: null, me: false, table: null, view: null,
+    playerName: playerName, sideName: sideName, sideOf: sideOf, seated: seated,
+    send: send, say: say, showError: showError, log: log, render: render,
+    openDialog: openDialog, dialogOpen: function () { return $("summary").open; },
+    dialogBody: function () { return $("summary-body"); },
+    matchOver: matchOver, dataset: document.body.dataset
+  };
+  function sync() {
+    ctx.seat = seated() ? S.seat : null; ctx.me = seated(); ctx.table = S.table; ctx.view = S.view;
+  }
+
+  // ---- REST ------------------------------------------------------------------------
+  function tablePath() { return EP.table.replace("{id}", encodeURIComponent(tableId)); }
+  function withCode(path) { return inviteCode ? path + "?code=" + encodeURIComponent(inviteCode) : path; }
+  function fail(e) { showError(e.code); $("setup-error").textContent = explain(e.code); }
+  ctx.tablePath = tablePath;
+
+  function loadTable() {
+    return D.api("GET", withCode(tablePath())).then(function (t) { setTable(t); return t; });
+  }
+
+  // ---- setup (before the start) ----------------------------------------------------
+  function mySeatIn(table) {
+    if (!S.me) { return null; }
+    for (var i = 0; i < table.seats.length; i++) {
+      if (table.seats[i].player_id === S.me.id) { return i; }
+    }
+    return null;
+  }
+
+  function setTable(t) {
+    S.table = t;
+    // The seat list says where we sit (a host may have removed us); the welcome confirms it.
+    if (S.me) { S.seat = mySeatIn(t); }
+    if (t.status === "open") { renderSetup(); }
+    $("setup").hidden = t.status !== "open";
+    $("board").hidden = t.status === "open";
+    if (t.code) { inviteCode = inviteCode || t.code; }
+    keepCodeInUrl();
+    if (S.view) { render(); }
+    showRematch();
+    ensureSocket();
+  }
+
+  // A private table's page keeps its code in the address, so a reload (or a seat given up)
+  // still finds the table: without it a private table answers 404 to a visitor without a seat.
+  function keepCodeInUrl() {
+    if (!inviteCode || params.get("code") === inviteCode || !window.history.replaceState) { return; }
+    params.set("code", inviteCode);
+    history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
+  }
+
+  function renderSetup() {
+    var t = S.table;
+    sync();
+    $("setup-options").textContent = G.optionsText(t, ctx);
+    // The host by id (display names are not unique); the server decides anyway.
+    var isHost = !!S.me && t.host_id === S.me.id;
+    var mine = mySeatIn(t);
+    $("need-name").hidden = !!S.me;
+    $("need-name-link").href = "/join/" + encodeURIComponent(t.id) + (inviteCode ? "." + encodeURIComponent(inviteCode) : "");
+    if (isHost && t.code) {
+      $("invite").hidden = false;
+      $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + t.code);
+    } else if (inviteCode) {
+      $("invite").hidden = false;
+      $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + inviteCode);
+    } else if (t.public) {
+      $("invite").hidden = false;
+      $("invite-link").value = location.origin + "/t/" + encodeURIComponent(t.id);
+    }
+    var list = $("setup-seats");
+    list.textContent = "";
+    t.seats.forEach(function (s) {
+      var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + (teams() ? " · " + fmt(_("side {n}"), { n: s.side + 1 }) : "") +
+        " — " + (s.player ? D.displayName(s.player) : _("free"));
+      var item = el("li", { class: "setup-seat" }, [el("span", { text: label })]);
+      if (!s.player && S.me && mine === null) {
+        item.appendChild(el("button", { type: "button", "data-seat": s.seat, text: _("Sit here"),
+          onclick: function () { takeSeat(s.seat); } }));
+      }
+      if (!s.player && isHost) {
+        item.appendChild(el("button", { type: "button", class: "bot", "data-bot-seat": s.seat, text: _("Seat a computer player"),
+          onclick: function () { seatBot(s.seat); } }));
+      }
+      if (s.player && isHost && s.player_id !== S.me.id) {
+        item.appendChild(el("button", { type: "button", class: "danger", text: _("Remove"),
+          onclick: function () { removeSeat(s.seat); } }));
+      }
+      list.appendChild(item);
+    });
+    $("leave-seat").hidden = mine === null;
+    var full = t.seats.every(function (s) { return !!s.player; });
+    // A full table waits for its host: a guest is told so, the host is asked to start.
+    $("setup-h").textContent = !full ? _("Waiting for players")
+      : (isHost ? _("Start the match") : _("Waiting for the host to start"));
+    $("start-match").hidden = !isHost;
+    $("start-match").disabled = !full;
+  }
+
+  function takeSeat(seat) {
+    var body = { seat: seat };
+    if (inviteCode) { body.code = inviteCode; }
+    D.api("POST", tablePath() + "/seats", body).then(setTable).catch(fail);
+  }
+  function seatBot(seat) {
+    D.api("POST", tablePath() + "/bots", { seat: seat }).then(setTable).catch(fail);
+  }
+  function removeSeat(seat) {
+    D.api("DELETE", tablePath() + "/seats/" + seat).then(setTable).catch(fail);
+  }
+  $("leave-seat").addEventListener("click", function () {
+    D.api("DELETE", tablePath() + "/seats/me").then(setTable).catch(fail);
+  });
+  $("start-match").addEventListener("click", function () {
+    D.api("POST", tablePath() + "/start", {}).then(function (t) { if (t && t.id) { setTable(t); } }).catch(fail);
+  });
+  $("copy-invite").addEventListener("click", function () {
+    var input = $("invite-link"), button = $("copy-invite");
+    input.select();
+    function copied() {
+      button.textContent = _("Copied");
+      setTimeout(function () { button.textContent = _("Copy"); }, 2500);
+    }
+    function fallback() { try { if (document.execCommand("copy")) { copied(); } } catch (e) { /* select() stays */ } }
+    if (navigator.clipboard) { navigator.clipboard.writeText(input.value).then(copied, fallback); }
+    else { fallback(); }
+  });
+
+  // ---- the connection (net.js) ---------------------------------------------------------
+  function ensureSocket() {
+    if (S.net) { return; }
+    if (!S.table.public && S.seat === null) { return; } // private tables cannot be watched
+    S.net = new D.TableNet(tableId, {
+      welcome: function (w) { S.seat = w.seat; setTable(w.table); },
+      table: setTable,
+      view: onView,
+      events: function (list) { list.forEach(function (e) { onEvent(e.event, e.old, e.seq); }); },
+      ack: function () {},
+      refused: function (id, code) { showError(code); },
+      // Our seat at a private table is gone (left or removed): the REST table shows the free seats;
+      // taking one opens a new socket.
+      closed: function (code) {
+        S.net = null;
+        if (code === 4403) { S.seat = null; loadTable().catch(fail); }
+      }
+    });
+  }
+
+  function onView(m) {
+    S.lastSeq = m.seq;
+    S.table = m.table;
+    if (m.seat !== null && m.seat !== undefined) { S.seat = m.seat; }
+    S.view = m.view;
+    $("setup").hidden = m.table.status !== "open";
+    $("board").hidden = m.table.status === "open" || !m.view;
+    if (m.table.status === "open") { renderSetup(); }
+    if (m.view) { render(); }
+    showRematch();
+  }
+
+  function send(action) {
+    showError(null);
+    if (!S.net || S.net.act(action) === null) {
+      say(_("Not connected. Try again when the connection is back."));
+      return false;
+    }
+    return true;
+  }
+
+  // ---- events: the log -----------------------------------------------------------------
+  function log(text) {
+    var list = $("log");
+    list.appendChild(typeof text === "string" ? el("li", { text: text }) : text);
+    while (list.childNodes.length > 200) { list.removeChild(list.firstChild); }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // The events every game has (docs/protocol.md); a module may word any of them its own way.
+  function describeCommon(ev, who) {
+    switch (ev.type) {
+      case "match_started": return _("The match begins.");
+      case "commitment": return _("The pack is shuffled and sealed.");
+      case "forfeit": return auto(ev, fmt(_("{name} leaves the match: that side forfeits."), { name: who }));
+      case "reveal": return _("The decks are revealed: the match record can now be checked.");
+      case "player_away": return ev.seat !== S.seat ? fmt(_("{name} is away."), { name: who }) : null;
+      case "player_back": return ev.seat !== S.seat ? fmt(_("{name} is back."), { name: who }) : null;
+      case "chat": return iso(ev.name) + ": " + ev.text;
+      case "rematch": return fmt(_("{name} asks for a rematch."), { name: who });
+      default: return null;
+    }
+  }
+
+  function onEvent(ev, old) {
+    sync();
+    var who = ev.seat !== undefined ? iso(playerName(ev.seat)) : "";
+    var lines = G.describeEvent ? G.describeEvent(ev, ctx) : undefined;
+    if (lines === undefined) { lines = describeCommon(ev, who); }
+    (Array.isArray(lines) ? lines : [lines]).forEach(function (line) { if (line) { log(line); } });
+    if (G.onEvent) { G.onEvent(ev, ctx, old); }
+    if (ev.type === "reveal" && !old) { showRecordLink(); }
+    if (ev.type === "rematch" && S.table) { S.table.rematch = ev.table; showRematch(); }
+  }
+
+  // ---- dialogs, rematch, record ----------------------------------------------------------
+  function openDialog(title, body) {
+    $("summary-h").textContent = title;
+    var holder = $("summary-body");
+    holder.textContent = "";
+    holder.appendChild(body);
+    var d = $("summary");
+    if (!d.open) { d.showModal(); }
+    $("summary-close").focus();
+  }
+  $("summary-close").addEventListener("click", function () { $("summary").close(); });
+
+  /** The match-end dialog: the module's title and body; the record and rematch buttons follow. */
+  function matchOver(title, body) {
+    openDialog(title, body);
+    showRematch();
+  }
+
+  // The rematch (docs/protocol.md): once any player asked, the finished table's info carries its
+  // id and every player sees "Join the rematch"; a spectator of a public table may watch it.
+  function showRematch() {
+    var t = S.table;
+    if (!t || t.status !== "over") { return; }
+    ["rematch-btn", "rematch-board"].forEach(function (id) {
+      var b = $(id);
+      b.textContent = t.rematch ? _("Join the rematch") : _("Rematch");
+      b.classList.toggle("primary", !!t.rematch);
+      b.hidden = !seated();
+    });
+    var watch = $("rematch-watch");
+    watch.hidden = seated() || !t.rematch || !t.public;
+    if (t.rematch) { watch.href = "/t/" + encodeURIComponent(t.rematch); }
+  }
+
+  function showRecordLink() {
+    if (!seated()) { return; }
+    ["record-link", "record-board"].forEach(function (id) {
+      var a = $(id);
+      a.href = tablePath() + "/record";
+      a.setAttribute("download", "dineri-" + tableId + ".json");
+      a.hidden = false;
+    });
+    showRematch();
+  }
+
+  function rematch() {
+    // The answer is the rematch table; its ``code`` (a private table's invitation code) is read
+    // defensively: it may be missing (a public table, or an older server), then the URL has none.
+    D.api("POST", tablePath() + "/rematch", {}).then(function (nt) {
+      if (!nt || typeof nt.id !== "string" || !nt.id) { fail({ code: "internal" }); return; }
+      var code = typeof nt.code === "string" ? nt.code : "";
+      location.href = "/t/" + encodeURIComponent(nt.id) + (code ? "?code=" + encodeURIComponent(code) : "");
+    }).catch(fail);
+  }
+  $("rematch-btn").addEventListener("click", rematch);
+  $("rematch-board").addEventListener("click", rematch);
+
+  // ---- seats around the table ------------------------------------------------------------
+  // A physical picture, never mirrored by the page's direction: you at the bottom, the next
+  // player on your right (R4), then on round the table (docs/web.md).
+  function rel(seat) { return (seat - (seated() ? S.seat : 0) + n()) % n(); }
+  function position(r) {
+    if (r === 0) { return "bottom"; }
+    if (n() === 2) { return "top"; }
+    if (r === 1) { return "right"; }
+    if (r === n() - 1) { return "left"; }
+    return "top";
+  }
+
+  function seatBox(seat) {
+    var v = S.view, info = S.table.seats[seat] || {};
+    var badges = [];
+    if (v.dealer === seat) { badges.push(el("span", { class: "badge dealer", text: _("Dealer") })); }
+    if (toAct(v).indexOf(seat) >= 0) { badges.push(el("span", { class: "badge turn", text: _("To play") })); }
+    if (info.away) { badges.push(el("span", { class: "badge away", text: _("Away") })); }
+    var rc = S.table.running_clock;
+    if (rc && rc.seat === seat) { badges.push(el("span", { class: "badge clock", "data-expires": rc.expires_at, text: "" })); }
+    var side = sideOf(seat);
+    var head = el("div", { class: "seat-head" }, [
+      el("strong", { class: "seat-name", text: playerName(seat) }),
+      teams() ? el("span", { class: "side-tag side-" + side,
+        text: seated() ? sideName(side) : fmt(_("side {n}"), { n: side + 1 }) }) : null
+    ].concat(badges));
+    var r = rel(seat);
+    var box = el("div", { class: "seat pos-" + position(r) + (toAct(v).indexOf(seat) >= 0 ? " on-turn" : ""),
+      "data-seat": seat, style: "order: " + (n() - r) }, [head]);
+    var extra = G.seatContent ? G.seatContent(seat, v, ctx) : null;
+    if (extra) { box.appendChild(extra); }
+    return box;
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------
+  function render() {
+    var v = S.view;
+    if (!v || !S.table) { return; }
+    sync();
+    // Cards are rebuilt on every view: keep the keyboard focus on the same card if it is still there.
+    var active = document.activeElement;
+    var focusZone = active && active.getAttribute && active.getAttribute("data-zone");
+    var focusCard = focusZone ? active.getAttribute("data-card") : null;
+    var wasMyTurn = document.body.dataset.turn === String(S.seat);
+    var me = seated();
+
+    // Seats: the others around the table, yours at the bottom.
+    var opp = $("opponents");
+    opp.textContent = "";
+    for (var s = 0; s < n(); s++) { if (!me || s !== S.seat) { opp.appendChild(seatBox(s)); } }
+    var mine = $("me");
+    mine.textContent = "";
+    if (me) { mine.appendChild(seatBox(S.seat)); }
+    else { mine.appendChild(el("p", { class: "hint", text: _("You are watching this table.") })); }
+
+    G.render(v, ctx);
+
+    $("forfeit-btn").hidden = !me || v.phase === "over";
+    $("chat-form").hidden = !me;
+    if (me && v.phase === "over") { showRecordLink(); }
+    $("status").textContent = G.statusText(v, ctx);
+    // Public state as data attributes, for tests and styling (nothing the page may not show).
+    var ds = document.body.dataset;
+    ds.phase = v.phase; ds.turn = toAct(v).join(","); ds.seq = String(S.lastSeq);
+    tickClock();
+    var myTurn = me && toAct(v).indexOf(S.seat) >= 0;
+    var again = focusCard && document.querySelector('.card[data-zone="' + focusZone + '"][data-card="' + focusCard + '"]');
+    if (again) { again.focus(); }
+    else if (myTurn && !wasMyTurn && (!active || active === document.body || focusZone)) {
+      var first = document.querySelector('.card[data-zone="hand"]');
+      if (first) { first.focus(); }
+    }
+  }
+
+  function tickClock() {
+    var now = Date.now() / 1000;
+    document.querySelectorAll(".badge.clock").forEach(function (b) {
+      var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-expires")) - now));
+      b.textContent = fmt(_("{n} s left"), { n: left });
+    });
+  }
+  setInterval(tickClock, 1000);
+
+  // ---- common controls ---------------------------------------------------------------------
+  $("forfeit-btn").addEventListener("click", function () {
+    if (window.confirm(_("Leave the match? Your side forfeits."))) { send({ type: "forfeit" }); }
+  });
+
+  $("chat-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    // Control characters are refused by the server; strip them here (R: every user string checked).
+    var text = $("chat-input").value.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim();
+    if (!text || !S.net) { return; }
+    if (S.net.chat(text.slice(0, 200))) { $("chat-input").value = ""; }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) { return; }
+    sync();
+    if (G.keydown && G.keydown(e, ctx)) { e.preventDefault(); }
+  });
+
+  // ---- start -------------------------------------------------------------------------
+  sync();
+  if (G.init) { G.init(ctx); }
+  D.whoAmI().then(function (me) { S.me = me; }, function () { S.me = null; })
+    .then(loadTable)
+    .catch(function (e) { $("status").textContent = explain(e.code); });
+})();
