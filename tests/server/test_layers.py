@@ -32,3 +32,22 @@ def test_the_engine_imports_nothing_of_the_server() -> None:
     for path in (ROOT / "engine").rglob("*.py"):
         bad = {m for m in _imports(path) if m.startswith("dineri.") and not m.startswith("dineri.engine")}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_the_seven_diamonds_engine_is_pure_standard_library() -> None:
+    import sys
+
+    files = list((ROOT / "seven_diamonds").rglob("*.py"))
+    assert len(files) >= 8
+    for path in files:
+        mods = _imports(path)
+        ours = {m for m in mods if m.startswith("dineri") and not m.startswith("dineri.seven_diamonds")}
+        foreign = {m for m in mods if not m.startswith("dineri")
+                   and m.split(".")[0] not in sys.stdlib_module_names and m != "__future__"}
+        assert not ours and not foreign, f"{path.relative_to(ROOT)} imports {sorted(ours | foreign)}"
+        text = path.read_text(encoding="utf-8")
+        for impure in ("import random", "import time", "import os", "from random", "datetime"):
+            assert impure not in text, f"{path.relative_to(ROOT)}: {impure}"
+    for path in [p for pkg in ("server", "store", "fanout") for p in (ROOT / pkg).rglob("*.py")]:
+        bad = {m for m in _imports(path) if m.startswith(("dineri.seven_diamonds", "dineri.games.seven"))}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
