@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "dineri"
-FORBIDDEN = ("dineri.engine", "dineri.games.chkobba", "dineri.fairness")
+FORBIDDEN = ("dineri.engine", "dineri.golf4", "dineri.games.chkobba", "dineri.games.golf4", "dineri.fairness")
 
 
 def _imports(path: Path) -> set[str]:
@@ -51,3 +51,19 @@ def test_the_seven_diamonds_engine_is_pure_standard_library() -> None:
     for path in [p for pkg in ("server", "store", "fanout") for p in (ROOT / pkg).rglob("*.py")]:
         bad = {m for m in _imports(path) if m.startswith(("dineri.seven_diamonds", "dineri.games.seven"))}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+_IMPURE = ("random", "secrets", "time", "datetime", "os", "sys", "io", "socket", "pathlib", "threading",
+           "asyncio", "subprocess", "uuid")
+
+
+def test_the_golf4_engine_imports_only_the_standard_library_and_itself() -> None:
+    import sys
+
+    files = list((ROOT / "golf4").rglob("*.py"))
+    assert len(files) >= 10
+    for path in files:
+        for m in _imports(path):
+            top = m.split(".")[0]
+            ok = m.startswith("dineri.golf4") or (top in sys.stdlib_module_names and top != "dineri")
+            assert ok and top not in _IMPURE, f"{path.relative_to(ROOT)} imports {m}"
