@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from dineri.engine import RecordError, load_record, replay
+from dineri import records
 
 
 def _open(path: str) -> IO[bytes]:
@@ -36,8 +36,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with stream:
         if not args.jsonl:
             try:
-                result = replay(load_record(stream.read())).to_json()
-            except RecordError as e:
+                result = records.replay_json(stream.read())
+            except ValueError as e:  # each engine's RecordError is a ValueError
                 print(f"dineri replay: {e}", file=sys.stderr)
                 return 2
             print(json.dumps(result, ensure_ascii=False, indent=None if args.compact else 2))
@@ -48,8 +48,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if not line.strip():
                 continue
             try:
-                out.write(_dump(replay(load_record(line)).to_json()) + "\n")
-            except RecordError as e:
+                out.write(_dump(records.replay_json(line)) + "\n")
+            except ValueError as e:
                 status = 2
                 out.write(_dump({"ok": False, "error": {"index": None, "code": "malformed_record",
                                                         "message": f"line {lineno}: {e}"}}) + "\n")
@@ -62,11 +62,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         with _open(args.file) as stream:
-            record = load_record(stream.read())
+            _, record = records.load(stream.read())
     except OSError as e:
         print(f"dineri verify: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2
-    except RecordError as e:
+    except ValueError as e:
         print(f"dineri verify: {e}", file=sys.stderr)
         return 2
     problems = verify_record(record)
@@ -74,13 +74,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"FAIL {p}")
     if problems:
         return 1
-    print(f"OK: all {len(record.decks)} decks match their commitments")
+    print(f"OK: all {len(records.decks_and_fairness(record)[0])} decks match their commitments")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``dineri`` command."""
-    p = argparse.ArgumentParser(prog="dineri", description="Dineri: Chkobba at the table.")
+    p = argparse.ArgumentParser(prog="dineri",
+                                description="Dineri: card tables (Chkobba, golf4, Seven Diamonds).")
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("replay", help="replay a dineri-match/1 record and print the resulting state")
     r.add_argument("file", help="record file, or - for standard input")

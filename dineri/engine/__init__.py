@@ -29,7 +29,7 @@ from dineri.engine.record import FORMAT, Fairness, MatchRecord, Replay, load_rec
 from dineri.engine.rules import Event, add_deck, apply, legal_actions, new_match
 from dineri.engine.scoring import game_winner, score_round
 from dineri.engine.state import Deal, MatchState, Options, RoundResult, Window
-from dineri.engine.views import seat_view, spectator_view, summary
+from dineri.engine.views import private_view, seat_view, spectator_view, summary
 
 __all__ = [
     "CODE", "CODES", "FORMAT", "FULL_DECK", "VALUE",
@@ -38,6 +38,6 @@ __all__ = [
     "Replay", "RoundResult", "RuleError", "TableDrawn", "Window",
     "action_from_json", "action_to_json", "add_deck", "apply", "can_capture", "card_code",
     "card_codes", "game_winner", "is_legal_capture", "legal_actions", "legal_captures",
-    "load_record", "new_match", "parse_card", "parse_cards", "replay", "replay_json",
+    "load_record", "new_match", "parse_card", "parse_cards", "private_view", "replay", "replay_json",
     "score_round", "seat_view", "spectator_view", "summary",
 ]

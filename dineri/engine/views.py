@@ -65,15 +65,19 @@ def seat_view(state: MatchState, seat: int) -> dict[str, Any]:
     Shape: the keys of :func:`spectator_view` plus ``seat``, ``side`` and ``hand``
     (card codes). Raises ``ValueError`` for a seat not at the table.
     """
+    view = _public(state)
+    view.update(private_view(state, seat))
+    return view
+
+
+def private_view(state: MatchState, seat: int) -> dict[str, Any]:
+    """What only ``seat`` sees besides the public view: ``{"seat", "side", "hand"}`` (its own
+    cards, R5). Raises ``ValueError`` for a seat not at the table."""
     if not 0 <= seat < state.options.seats:
         raise ValueError(f"no seat {seat}")
-    view = _public(state)
     deal = state.deal
     own = deal.hands[seat] if deal is not None and state.phase not in ("shuffle", "cut") else ()
-    view["seat"] = seat
-    view["side"] = seat % 2
-    view["hand"] = [CODE[c] for c in own]
-    return view
+    return {"seat": seat, "side": seat % 2, "hand": [CODE[c] for c in own]}
 
 
 def spectator_view(state: MatchState) -> dict[str, Any]:

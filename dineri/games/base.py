@@ -1,10 +1,19 @@
-"""The game interface the table service drives (issue 3, item 0).
+"""The game interface the table service drives (issue 3, item 0; v2 for golf4 and Seven
+Diamonds, issues 8, 10, 11).
 
 A :class:`Game` validates a table's options and starts or reloads matches. A
 :class:`GameMatch` is an *immutable* match in progress: :meth:`GameMatch.apply`
 returns a new match and the public events, so the service can store the action
 first and only then adopt the new match (nothing changes when storing fails).
 All values crossing this interface are JSON-ready (dicts, lists, str, int, bool).
+
+v2 added what the next games and cheap frames need: a view split into a public part shared
+by every receiver and a private part per seat (:meth:`GameMatch.public_view`,
+:meth:`GameMatch.private_view`), one-time secrets shown to one seat
+(:meth:`GameMatch.private_events`), several seats waited on at once
+(:meth:`GameMatch.waiting_for`), actions the server makes at once
+(:meth:`GameMatch.immediate_action`), sides per game (:meth:`Game.side_of`), ranks in the
+result, and step-by-step replays (:meth:`Game.replay_steps`).
 """
 
 from __future__ import annotations
@@ -69,12 +78,44 @@ class GameMatch(ABC):
         """How many actions the record holds."""
 
     @abstractmethod
-    def seat_view(self, seat: int) -> Json:
-        """What ``seat`` may see: public facts plus its own hand, nothing else."""
+    def public_view(self) -> Json:
+        """What everybody may see (every seat and spectators): only what is face up or public.
+        A flat object whose keys change independently (receivers get shallow patches of it)."""
 
     @abstractmethod
+    def private_view(self, seat: int) -> Json:
+        """What only ``seat`` may see besides :meth:`public_view` (e.g. its own hand); it never
+        shares a key with the public view. Raises ``ValueError`` for a seat not at the table."""
+
+    def seat_view(self, seat: int) -> Json:
+        """What ``seat`` may see: ``{**public_view(), **private_view(seat)}``, nothing else."""
+        return {**self.public_view(), **self.private_view(seat)}
+
     def spectator_view(self) -> Json:
-        """What a spectator may see: only what is face up or public."""
+        """What a spectator may see: the public view."""
+        return self.public_view()
+
+    def private_events(self) -> dict[int, list[Json]]:
+        """One-time secrets the last :meth:`apply` showed to one seat alone, by seat (golf4's
+        peek, G6). Delivered live to that seat's sockets only; never logged, never resent."""
+        return {}
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats the game waits on now (a turn clock runs for each; on expiry the service
+        applies :meth:`auto_action`). ``()`` when over or waiting for a deck."""
+        seat = self.to_act()
+        return () if seat is None else (seat,)
+
+    def immediate_action(self) -> tuple[int, Json] | None:
+        """An action the service must make at once, with ``auto`` and no clock (e.g. a
+        forfeited golf4 seat's turn), as ``(seat, action object)``; ``None`` when there is none.
+        The service applies it and asks again."""
+        return None
+
+    @abstractmethod
+    def summary(self) -> Json:
+        """The full state in the replay output shape of the game's record page (every hand:
+        for admins, replays and tests, never for a player)."""
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[Json]:
@@ -94,7 +135,10 @@ class GameMatch(ABC):
 
     @abstractmethod
     def result(self) -> Json | None:
-        """Once over: ``{"winner": side, "reason": str, ...}`` (JSON); else ``None``."""
+        """Once over, at least ``{"reason": "won"|"forfeit", "winner": side or None,
+        "ranks": [rank per seat]}`` (``ranks[seat]``: 1 for a winner, 2 for the next …; equal
+        results share a rank; a forfeited seat ranks last), plus the game's own keys; else
+        ``None``."""
 
     @abstractmethod
     def rounds(self) -> list[Json]:
@@ -121,6 +165,23 @@ class Game(ABC):
     @abstractmethod
     def seats(self, options: Json) -> int:
         """Number of seats for validated ``options``."""
+
+    def side_of(self, options: Json, seat: int) -> int:
+        """The side (team) of ``seat``: ``seat % 2`` by default (partners sit opposite: Chkobba
+        R5, Seven Diamonds S2); a game where everyone plays alone returns the seat."""
+        return seat % 2
+
+    def teams(self, options: Json) -> bool:
+        """True when players choose a side when they sit (several seats per side)."""
+        return False
+
+    @abstractmethod
+    def replay_steps(self, record: Json) -> list[Json]:
+        """A stored record stepped for a replay viewer, in one pass: item 0 is
+        ``{"index": None, "action": None, "events": [], "state": summary}`` before the first
+        action, then per accepted action ``{"index": i, "action": the record's action,
+        "events": [public events], "state": summary after it}``; it stops before the first
+        refused action. Raises :class:`GameError` ``malformed`` for a malformed document."""
 
     @abstractmethod
     def new_match(self, options: Json, players: list[str], first_dealer: int | None = None,

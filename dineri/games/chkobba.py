@@ -133,6 +133,18 @@ class ChkobbaMatch(GameMatch):
         """The engine's spectator view (no hand at all)."""
         return engine.spectator_view(self.state)
 
+    def public_view(self) -> Json:
+        """The engine's spectator view: what every seat and spectator sees."""
+        return engine.spectator_view(self.state)
+
+    def private_view(self, seat: int) -> Json:
+        """``{"seat", "side", "hand"}``: the seat's own cards (R5). Raises ``ValueError``."""
+        return engine.private_view(self.state, seat)
+
+    def summary(self) -> Json:
+        """The replay output's state (``match-record.md``), every hand included."""
+        return engine.summary(self.state)
+
     def legal_actions(self, seat: int) -> list[Json]:
         """Every action object ``seat`` may send now (a cut is listed once, without ``at``)."""
         out: list[Json] = []
@@ -178,12 +190,14 @@ class ChkobbaMatch(GameMatch):
         return {"type": "forfeit"}
 
     def result(self) -> Json | None:
-        """Once over: ``winner`` (side), ``reason`` (won/forfeit), ``games_won``, ``forfeited_by``."""
+        """Once over: ``winner`` (side), ``reason`` (won/forfeit), ``ranks`` (1 for the winning
+        side's seats, 2 for the others), ``games_won``, ``forfeited_by``, ``scores`` (R32, R33)."""
         st = self.state
         if st.phase != "over":
             return None
+        ranks = [1 if seat % 2 == st.winner else 2 for seat in range(st.options.seats)]
         return {"winner": st.winner, "reason": "forfeit" if st.forfeited_by is not None else "won",
-                "games_won": list(st.games_won), "forfeited_by": st.forfeited_by,
+                "ranks": ranks, "games_won": list(st.games_won), "forfeited_by": st.forfeited_by,
                 "scores": list(st.scores)}
 
     def rounds(self) -> list[Json]:
@@ -228,6 +242,27 @@ class ChkobbaGame(Game):
     def seats(self, options: Json) -> int:
         """2 or 4 (R4)."""
         return int(options["seats"])
+
+    def teams(self, options: Json) -> bool:
+        """2v2: players choose a side (R5)."""
+        return int(options["seats"]) == 4
+
+    def replay_steps(self, record: Json) -> list[Json]:
+        """Step a record in one pass (see :meth:`Game.replay_steps`): the engine's events and
+        :func:`dineri.engine.summary` after each accepted action. Raises :class:`GameError`."""
+        try:
+            rec = engine.load_record(record)
+        except RecordError as e:
+            raise GameError("malformed", str(e)) from None
+        state = engine.new_match(rec.options, rec.first_dealer, rec.decks)
+        steps: list[Json] = [{"index": None, "action": None, "events": [], "state": engine.summary(state)}]
+        for i, raw in enumerate(rec.actions):
+            try:
+                state, events = engine.apply(state, engine.action_from_json(raw, rec.options.seats))
+            except RuleError:
+                break
+            steps.append({"index": i, "action": raw, "events": events, "state": engine.summary(state)})
+        return steps
 
     def new_match(self, options: Json, players: list[str], first_dealer: int | None = None,
                   decks: list[list[str]] | None = None) -> tuple[ChkobbaMatch, list[Json]]:
