@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     resume_window: int = Field(default=1000, ge=0, description="most missed events replayed on resume")
     log_level: str = "INFO"
+    # Accounts (issue 14, docs/accounts.md).
+    logins_per_minute: int = Field(default=10, ge=0, description="sign-in attempts per address a minute")
+    login_failures_per_account: int = Field(default=10, ge=0,
+                                            description="failed sign-ins per account in 15 minutes")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from dineri.accounts.install import install as install_accounts
 from dineri.admin.routes import admin_router
 from dineri.bot.inprocess import BotLauncher
 from dineri.fanout import make_fanout
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_tables.router)
     app.include_router(ws.router)
     app.include_router(admin_router(settings, sm))
+    install_accounts(app, services)
     _mount_web(app, settings)
     return app
 

@@ -130,3 +130,7 @@ class MatchResult(Base):
     reason: Mapped[str] = mapped_column(String(16))
     result: Mapped[str] = mapped_column(Text)
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# The account tables (issue 14) live in their own module on the same metadata.
+from dineri.accounts import models as _accounts  # noqa: E402,F401

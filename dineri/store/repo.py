@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
+from dineri.store import hooks
 from dineri.store.models import (
     ActionLog,
     EventLog,
@@ -197,6 +198,8 @@ def finish_match(s: Session, table: Table, match: Match, result: dict[str, Any])
     match.status = "over"
     match.ended_at = now
     table.status = "over"
+    s.flush()
+    hooks.result_stored(s, table.id, match.id, result)  # ratings: same transaction (issue 14)
 
 
 def client_acks(s: Session, match_id: int) -> dict[tuple[int, str], int]:

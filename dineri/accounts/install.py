@@ -1,0 +1,24 @@
+"""Wiring the accounts into the app (issue 14): one call from ``create_app``."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from dineri.admin.auth import AdminAuth
+from dineri.ratings.rate import rate_match
+from dineri.server.deps import Services
+from dineri.store import hooks
+
+
+def install(app: FastAPI, services: Services) -> None:
+    """Register the rating hook (the result's transaction), the accounts' state and routers, and
+    the pages (``/p/{name}``, ``/account``, ``/ratings``, ``/play``, ``/watch``)."""
+    from dineri.accounts.security import LoginLimits
+    from dineri.server import routes_accounts
+
+    settings = services.settings
+    hooks.on_result(rate_match)
+    admin = AdminAuth(settings.admin_token, settings.resolved_secret()) if settings.admin_token else None
+    app.state.accounts = routes_accounts.AccountServices(
+        limits=LoginLimits(settings.logins_per_minute, settings.login_failures_per_account), admin=admin)
+    app.include_router(routes_accounts.router)

@@ -1,0 +1,152 @@
+"""Ratings (issue 14, item 3): Glicko-2 per game and mode, only for rated tables between
+accounts, updated in the transaction that stores the result; the leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from dineri.accounts.models import Rating
+from dineri.fanout import LocalFanout
+from dineri.ratings.glicko2 import Glicko, update
+from dineri.ratings.rate import compute, rate_match
+from dineri.server.service import TableService
+from dineri.settings import Settings
+from dineri.store import hooks, repo
+from dineri.store.db import make_engine, migrate, sessions
+from dineri.store.models import MatchResult
+from tests.accounts.conftest import Site
+from tests.server.harness import Server
+
+
+def _name(prefix: str) -> str:
+    return prefix + secrets.token_hex(3)
+
+
+def _check_rated_match(site: Site) -> None:
+    a, b = site.account(_name("Ana")), site.account(_name("Bel"))
+    site.play([a, b], loser_seat=1, rated=True)
+    won, lost = update(Glicko(), [(Glicko(), 1.0)]), update(Glicko(), [(Glicko(), 0.0)])
+    pa = site.http.get(f"/api/accounts/{a['name']}").json()
+    pb = site.http.get(f"/api/accounts/{b['name']}").json()
+    assert pa["ratings"]["chkobba-1v1"] == {"rating": round(won.rating), "rd": round(won.rd),
+                                            "provisional": True, "games": 1}
+    assert pb["ratings"]["chkobba-1v1"]["rating"] == round(lost.rating)
+    assert pa["matches"][0]["rating_before"] == 1500 and pa["matches"][0]["rating_after"] == won.rating
+    # a second rated match starts from the stored ratings
+    site.play([b, a], loser_seat=1, rated=True)
+    b2 = update(lost, [(won, 1.0)])
+    pb = site.http.get(f"/api/accounts/{b['name']}").json()
+    assert pb["matches"][0]["rating_after"] == pytest.approx(b2.rating)
+    board = site.http.get("/api/ratings/chkobba-1v1").json()["players"]
+    mine = [p["username"] for p in board if p["username"] in (a["name"], b["name"])]
+    a2 = update(won, [(lost, 0.0)])
+    assert mine == ([b["name"], a["name"]] if b2.rating > a2.rating else [a["name"], b["name"]])
+
+
+def test_a_rated_match_between_accounts_moves_both_ratings_as_glicko2_says(site: Site) -> None:
+    _check_rated_match(site)
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(120)
+def test_rated_match_on_postgresql(pg_url: str) -> None:
+    srv = Server(pg_url).start()
+    site = Site(srv)
+    try:
+        _check_rated_match(site)
+    finally:
+        site.http.close()
+        srv.stop()
+
+
+def test_unrated_tables_and_guests_are_not_rated(site: Site) -> None:
+    a, b = site.account(_name("Cam")), site.account(_name("Dan"))
+    site.play([a, b], loser_seat=0)  # not marked rated
+    assert site.http.get(f"/api/accounts/{a['name']}").json()["ratings"] == {}
+    guest = site.guest("Guest")
+    table = site.table(guest)
+    r = site.call("POST", f"/api/tables/{table['id']}/rated", guest, json={"rated": True})
+    assert r.status_code == 404 and r.json()["detail"]["code"] == "no_account"
+    c = site.account(_name("Eve"))
+    site.play([c, site.guest("Guest")], loser_seat=1, rated=True)  # a guest seated: not rated
+    assert site.http.get(f"/api/accounts/{c['name']}").json()["ratings"] == {}
+    r = site.call("POST", f"/api/tables/{table['id']}/rated", a, json={"rated": True})
+    assert r.status_code == 403
+
+
+def test_unknown_leaderboard_mode(site: Site) -> None:
+    assert site.http.get("/api/ratings/poker").status_code == 404
+    assert site.http.get("/api/ratings/golf4").json() == {"mode": "golf4", "players": []}
+
+
+def test_2v2_sides_are_rated_by_their_mean() -> None:
+    """Chkobba 2v2: each player meets the other side's mean rating and RD."""
+    r = [Glicko(1600, 80), Glicko(1500, 200), Glicko(1400, 60), Glicko(1550, 100)]
+    new = compute(r, [0, 1, 0, 1], [1, 2, 1, 2])
+    side1 = Glicko(1525, 150)
+    side0 = Glicko(1500, 70)
+    assert new[0] == update(r[0], [(side1, 1.0)])
+    assert new[2] == update(r[2], [(side1, 1.0)])
+    assert new[1] == update(r[1], [(side0, 0.0)])
+    assert new[3] == update(r[3], [(side0, 0.0)])
+
+
+def test_golf4_everyone_meets_everyone_and_shared_ranks_draw() -> None:
+    r = [Glicko(1500, 100), Glicko(1520, 90), Glicko(1480, 120), Glicko(1500, 300)]
+    new = compute(r, [0, 1, 2, 3], [1, 1, 3, 4])
+    assert new[0] == update(r[0], [(r[1], 0.5), (r[2], 1.0), (r[3], 1.0)])
+    assert new[3] == update(r[3], [(r[0], 0.0), (r[1], 0.0), (r[2], 0.0)])
+    with pytest.raises(ValueError):
+        compute(r[:2], [0, 0], [1, 1])
+
+
+@pytest.fixture
+def service_db(tmp_path: Path) -> Iterator[str]:
+    url = f"sqlite:///{tmp_path / 'rate.db'}"
+    migrate(url)
+    yield url
+
+
+def test_result_and_ratings_commit_together(service_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing rating update stores no result either (one transaction); with the rating hook
+    the result and the ratings are both there."""
+    from dineri.accounts import store as accounts
+
+    engine = make_engine(service_db)
+    sm = sessions(engine)
+
+    def boom(*_: object) -> None:
+        raise RuntimeError("rating failed")
+
+    async def play(hook: object) -> tuple[bool, int]:
+        monkeypatch.setattr(hooks, "_HOOKS", [hook])
+        service = TableService(sm, LocalFanout(), Settings(database_url=service_db))
+        with sm.begin() as s:
+            ids = [repo.create_player(s, n).id for n in ("A", "B")]
+            for pid, n in zip(ids, ("Aaa", "Bbb"), strict=True):
+                accounts.claim(s, pid, n + secrets.token_hex(2), "x")
+        sess = await service.create_table(ids[0], "chkobba", {"seats": 2, "target": 11, "best_of": 1},
+                                          True, 0)
+        with sm.begin() as s:
+            accounts.set_rated(s, sess.id, True)
+        for i, p in enumerate(ids):
+            await sess.take_seat(p, i, None, None)
+        await sess.start(ids[0], first_dealer=0)
+        with contextlib.suppress(RuntimeError):
+            await sess.act(0, "f", {"type": "forfeit"})
+        await service.stop()
+        with sm() as s:
+            stored = s.get(MatchResult, sess.match_id) is not None
+            rated = len(list(s.execute(select(Rating).where(Rating.player_id.in_(ids))).scalars()))
+        return stored, rated
+
+    assert asyncio.run(play(boom)) == (False, 0)
+    assert asyncio.run(play(rate_match)) == (True, 2)
+    engine.dispose()
