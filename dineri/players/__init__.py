@@ -1,0 +1,1 @@
+"""Computer players (issue 12)."""
