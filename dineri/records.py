@@ -20,6 +20,7 @@ FORMAT = "dineri-match/1"
 # game name -> the pure engine module that reads its records (docs/match-record*.md)
 RECORD_ENGINES: dict[str, str] = {
     "chkobba": "dineri.engine",
+    "golf4": "dineri.golf4",
 }
 
 

@@ -47,7 +47,9 @@ def add_deck(state: MatchState, deck: Sequence[Card]) -> tuple[MatchState, list[
 
 
 def apply(state: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
-    """Apply one action; return the new state and its public events.
+    """Apply one action; return the new state and its public events (the first one is the
+    action's own, with ``seat`` and ``auto``; then ``turn``, ``reshuffle``, ``round_over``,
+    ``deal``, ``match_over`` as they follow).
 
     Raises :class:`RuleError`, first failing check first: ``malformed`` (a seat not at the table),
     ``wrong_phase`` (peek answers need ``peek``, turn actions need ``play``, ``forfeit`` anything but
@@ -55,6 +57,12 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
     (before ``already_holding`` for a knock), ``already_holding``, ``nothing_held``,
     ``cannot_discard_taken``, ``stock_empty``, ``already_forfeited``.
     """
+    state, events = _apply(state, action)
+    events[0]["auto"] = action.auto
+    return state, events
+
+
+def _apply(state: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
     seat = action.seat
     if not 0 <= seat < state.seats:
         raise RuleError("malformed", f"seat must be an integer from 0 to {state.seats - 1}")

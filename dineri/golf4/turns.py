@@ -127,10 +127,10 @@ def end_round(state: MatchState, deal: Deal, events: list[Event]) -> tuple[Match
     result = score_round(state.round, state.dealer, deal)
     totals = tuple(t + p for t, p in zip(state.totals, result.points, strict=True))
     state = replace(state, deal=deal, totals=totals, rounds=(*state.rounds, result), turn=None)
-    events.append({"type": "round_end", **result.to_json(), "totals": list(totals)})
+    events.append({"type": "round_over", **result.to_json(), "totals": list(totals)})
     if state.round >= state.options.rounds:
         won = winners(totals, state.in_seats)
-        events.append({"type": "match_end", "reason": "won", "winners": list(won), "totals": list(totals)})
+        events.append({"type": "match_over", "reason": "won", "winners": list(won), "totals": list(totals)})
         return replace(state, phase="over", winners=won), events
     state = replace(state, phase="shuffle", round=state.round + 1, dealer=(state.dealer + 1) % state.seats,
                     deal=None)
@@ -147,7 +147,7 @@ def forfeit(state: MatchState, seat: int) -> tuple[MatchState, list[Event]]:
     events: list[Event] = [{"type": "forfeit", "seat": seat}]
     left = state.in_seats
     if len(left) == 1:
-        events.append({"type": "match_end", "reason": "forfeit", "winners": list(left),
+        events.append({"type": "match_over", "reason": "forfeit", "winners": list(left),
                        "totals": list(state.totals)})
         return replace(state, phase="over", turn=None, winners=left), events
     return state, events

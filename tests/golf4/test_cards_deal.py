@@ -97,7 +97,7 @@ def test_g6_every_seat_answers_the_peek_once_in_any_order_then_play_begins() -> 
     state, _ = new_match(Options(3, 9), 0, [deck])
     assert peek_slots(state.deal, 2) == (parse_card("3S"), parse_card("4S"))  # type: ignore[arg-type]
     state, events = act(state, "2 peek")
-    assert events == [{"type": "peek", "seat": 2}]  # the cards are never in a public event
+    assert events == [{"type": "peek", "seat": 2, "auto": False}]  # the cards are never in a public event
     refused(state, "2 peek", "already_peeked")
     refused(state, "2 skip", "already_peeked")
     refused(state, "1 draw", "wrong_phase")

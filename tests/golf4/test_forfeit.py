@@ -13,8 +13,8 @@ def test_forfeit_with_two_seats_ends_the_match_at_once_and_keeps_the_state() -> 
     out = summary(state)
     assert out["phase"] == "over" and out["winners"] == [0] and out["forfeited"] == [1]
     assert out["turn"] is None and out["held"] == before["held"] and out["hands"] == before["hands"]
-    assert events == [{"type": "forfeit", "seat": 1},
-                      {"type": "match_end", "reason": "forfeit", "winners": [0], "totals": [0, 0]}]
+    assert events == [{"type": "forfeit", "seat": 1, "auto": False},
+                      {"type": "match_over", "reason": "forfeit", "winners": [0], "totals": [0, 0]}]
     refused(state, "0 forfeit", "wrong_phase")
     assert legal_actions(state, 0) == []
 
@@ -54,7 +54,7 @@ def test_forfeit_of_all_but_one_seat_ends_the_match() -> None:
     assert state.phase == "play" and state.turn == 1
     state, events = act(state, "1 forfeit")
     out = summary(state)
-    assert events[-1] == {"type": "match_end", "reason": "forfeit", "winners": [2], "totals": [0, 0, 0, 0]}
+    assert events[-1] == {"type": "match_over", "reason": "forfeit", "winners": [2], "totals": [0, 0, 0, 0]}
     assert out["phase"] == "over" and out["winners"] == [2] and out["forfeited"] == [0, 1, 3]
     assert out["held"] is not None and out["turn"] is None
     assert ranks(state.totals, state.forfeited) == [2, 2, 1, 2]

@@ -15,7 +15,7 @@ def _three() -> object:
 def test_g8_draw_then_swap_puts_the_replaced_card_face_up() -> None:
     state = _three()
     state, events = act(state, "1 draw")
-    assert events == [{"type": "draw", "seat": 1, "stock_left": 38}]
+    assert events == [{"type": "draw", "seat": 1, "stock_left": 38, "auto": False}]
     out = summary(state)
     assert out["held"] == {"card": "7C", "from": "stock"} and out["stock_left"] == 38
     assert private_view(state, 1)["held"] == "7C"  # the drawer alone sees it
@@ -24,19 +24,19 @@ def test_g8_draw_then_swap_puts_the_replaced_card_face_up() -> None:
     out = summary(state)
     assert out["hands"][1] == ["AH", "2H", "7C", "4H"]
     assert out["discard"] == ["KC", "3H"] and out["held"] is None and out["turn"] == 2
-    assert events[0] == {"type": "swap", "seat": 1, "slot": 2, "from": "stock", "card": "3H"}
+    assert events[0] == {"type": "swap", "seat": 1, "slot": 2, "from": "stock", "card": "3H", "auto": False}
 
 
 def test_g8_draw_then_discard() -> None:
     state, events = act(_three(), "1 draw", "1 discard")
     out = summary(state)
     assert out["discard"] == ["KC", "7C"] and out["hands"][1] == ["AH", "2H", "3H", "4H"]
-    assert {"type": "discard", "seat": 1, "card": "7C"} in events and out["turn"] == 2
+    assert {"type": "discard", "seat": 1, "card": "7C", "auto": False} in events and out["turn"] == 2
 
 
 def test_g9_take_the_top_discard_and_swap_it() -> None:
     state, events = act(_three(), "1 take")
-    assert events == [{"type": "take", "seat": 1, "card": "KC"}]
+    assert events == [{"type": "take", "seat": 1, "card": "KC", "auto": False}]
     assert public_view(state)["holding"] == {"from": "discard", "card": "KC"}  # face up: seen by all
     assert private_view(state, 1)["held"] is None
     assert summary(state)["discard"] == []
@@ -54,7 +54,7 @@ def test_g10_knock_then_each_other_seat_plays_one_last_turn() -> None:
     state = begin(5, 0, [stacked(5, 0)])
     state, _ = act(state, "1 draw", "1 discard", "2 draw", "2 discard")
     state, events = act(state, "3 knock")
-    assert events[0] == {"type": "knock", "seat": 3, "final_turns": [4, 0, 1, 2]}
+    assert events[0] == {"type": "knock", "seat": 3, "final_turns": [4, 0, 1, 2], "auto": False}
     out = summary(state)
     assert out["knocker"] == 3 and out["final_turns"] == [4, 0, 1, 2] and out["turn"] == 4
     frozen = out["hands"][3]
@@ -64,7 +64,7 @@ def test_g10_knock_then_each_other_seat_plays_one_last_turn() -> None:
     state, events = act(state, "2 draw", "2 discard")
     assert state.round == 2 and state.rounds[0].knocker == 3
     assert state.rounds[0].to_json()["hands"][3] == frozen
-    assert any(e["type"] == "round_end" for e in events)
+    assert any(e["type"] == "round_over" for e in events)
 
 
 def test_g10_knock_on_the_first_turn_and_no_second_knock() -> None:
