@@ -1,0 +1,1 @@
+"""Chkobba for computer players: a compact simulator, a seat's information, its determinizer."""

@@ -1,0 +1,291 @@
+"""Fast playouts: the rest of a round with random legal plays (R11, R13–R25).
+
+:func:`random_round_plays` is the simulator's inner loop, written for speed: it plays every
+remaining card of the round (claims included) with each action drawn uniformly among the legal
+ones of the seat to play (the same choice as the engine benchmark), touching the
+:class:`~dineri.players.chkobba.sim.Sim` fields directly. It agrees with :meth:`Sim.legal` and
+:meth:`Sim.apply` (``tests/players/test_playout.py`` replays its actions through both, and
+through the engine). :func:`greedy_round_plays` is the search's default rollout: mostly the
+capture worth most, sometimes a random legal action.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Callable
+
+from dineri.players.chkobba.captures import CAPTURES, build
+from dineri.players.chkobba.cards import BIT, KEY, STAT
+from dineri.players.chkobba.sim import ACCEPT, CHOICE, CLAIM, CUT_PHASE, PLAY, REFUSE, SHUFFLE, VOTE, Sim
+
+Random = Callable[[], float]
+#: NEXT[n][seat]: the seat after ``seat`` at an ``n``-seat table (R4).
+NEXT = {2: (1, 0), 4: (1, 2, 3, 0)}
+
+
+def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> None:
+    """Play ``s`` (phase play, no vote pending, a card played or no redeal wanted) to the end of
+    the round: uniform random legal actions. ``rnd`` is a ``random.random``; ``log``, when given,
+    receives each action int (the seat is always the one to play)."""
+    assert s.phase == PLAY
+    hands, table, stats, chk = s.hands, s.table, s.stats, s.chkobbas
+    n, pack, pos, turn, key, win, last = s.n, s.pack, s.pos, s.turn, s.key, s.window, s.last
+    in_hands = s.in_hands
+    get = CAPTURES.get
+    nxt = NEXT[n]
+    while True:
+        hand = hands[turn]
+        entry = get(key) or build(key)
+        if win >= 0:
+            # R20: the claims are more legal actions; drawn with the plays, uniformly.
+            kb = key - KEY[win]
+            claims = (get(kb) or build(kb))[win >> 2]
+            count = len(claims)
+            for c in hand:
+                count += 1 + len(entry[c >> 2])
+            k = int(rnd() * count)
+            win_at = table.index(win)
+            if k < len(claims):
+                # Positions are on the table before the lay: shift those at or past the laid card.
+                taken = BIT[win]
+                for i in claims[k]:
+                    taken |= BIT[table[i + (i >= win_at)]]
+                if log is not None:
+                    log.append(CLAIM | win | (taken ^ BIT[win]) << 6)
+                side = turn & 1
+                st = 0
+                kept = []
+                for x in table:
+                    if BIT[x] & taken:
+                        st += STAT[x]
+                        key -= KEY[x]
+                    else:
+                        kept.append(x)
+                table = kept
+                stats[side] += st
+                last = side
+                win = -1
+                if not table:
+                    chk[side] += 1  # R23: a claim is never the round's last card
+                continue
+            k -= len(claims)
+            for c in hand:
+                options = entry[c >> 2]
+                if k <= len(options):
+                    break
+                k -= 1 + len(options)
+        elif len(hand) == 3:
+            # Unrolled: a hand holds at most 3 cards (R9, R11).
+            a, b, d = hand
+            oa, ob, od = entry[a >> 2], entry[b >> 2], entry[d >> 2]
+            na = len(oa) + 1
+            nb = na + len(ob) + 1
+            k = int(rnd() * (nb + len(od) + 1))
+            if k < na:
+                c, options = a, oa
+            elif k < nb:
+                c, options, k = b, ob, k - na
+            else:
+                c, options, k = d, od, k - nb
+        elif len(hand) == 2:
+            a, b = hand
+            oa, ob = entry[a >> 2], entry[b >> 2]
+            na = len(oa) + 1
+            k = int(rnd() * (na + len(ob) + 1))
+            if k < na:
+                c, options = a, oa
+            else:
+                c, options, k = b, ob, k - na
+        else:
+            c = hand[0]
+            options = entry[c >> 2]
+            k = int(rnd() * (len(options) + 1))
+        hand.remove(c)
+        in_hands -= 1
+        if k:
+            side = turn & 1
+            st = STAT[c]
+            taken = 0
+            for i in options[k - 1]:  # positions, descending
+                x = table.pop(i)
+                st += STAT[x]
+                key -= KEY[x]
+                taken |= BIT[x]
+            if log is not None:
+                log.append(c | taken << 6)
+            stats[side] += st
+            last = side
+            win = -1
+            if not table and (in_hands or pos < len(pack)):
+                chk[side] += 1  # R23, R24
+        else:
+            if log is not None:
+                log.append(c)
+            win = c if options else -1  # R19
+            insort(table, c)
+            key += KEY[c]
+        turn = nxt[turn]
+        if not in_hands:
+            if pos == len(pack):
+                break
+            cutter = (s.dealer + 1) % n
+            for i in range(n):
+                hands[(cutter + i) % n] = pack[pos:pos + 3]
+                pos += 3
+            in_hands = 3 * n
+            s.first_deal = False
+    s.table, s.key, s.window, s.turn, s.last, s.pos, s.in_hands = table, key, win, turn, last, pos, 0
+    s.started = True
+    s.end_round()
+
+
+def shuffled(rnd: Random, cards: list[int]) -> list[int]:
+    """A uniformly random order of ``cards`` (sorting by independent random keys; a tie has
+    probability below 2**-40): several times cheaper than ``random.shuffle``."""
+    keys = [rnd() for _ in range(40)]
+    return sorted(cards, key=keys.__getitem__)
+
+
+def random_round(s: Sim, rnd: Random) -> None:
+    """From a cut phase, play the round with random legal actions of the seat to act (the cut,
+    keep or table, redeal proposals and answers, then :func:`random_round_plays`); a redeal
+    accepted takes a new random shuffle. Ends at the round's end (phase shuffle or over)."""
+
+    rounds = len(s.results)
+    while len(s.results) == rounds:
+        phase = s.phase
+        if phase == SHUFFLE:
+            s.add_deck(shuffled(rnd, list(range(40))))
+        elif phase == CUT_PHASE:
+            s.cut(int(rnd() * 40))
+        elif phase == CHOICE:
+            s.choose(rnd() < 0.5)
+        elif phase == VOTE:
+            s.apply(s.to_act(), ACCEPT if rnd() < 0.5 else REFUSE)
+        elif not s.started and s.redeal_possible():
+            legal = s.legal(s.turn)
+            s.apply(s.turn, legal[int(rnd() * len(legal))])
+        else:
+            random_round_plays(s, rnd)
+
+
+#: WEIGHT[card]: greedy's worth of a card (R26): 7♦ ≫ sevens > sixes > diamonds > any card.
+WEIGHT: tuple[float, ...] = tuple(
+    1.0 + 20.0 * (c == 24) + 6.0 * (c >> 2 == 6) + 3.0 * (c >> 2 == 5) + 2.5 * (c & 3 == 0) for c in range(40)
+)
+#: LAY_COST[card]: greedy lays the card of least (worth, value).
+LAY_COST: tuple[float, ...] = tuple(WEIGHT[c] * 16 + (c >> 2) for c in range(40))
+
+
+def greedy_round_plays(s: Sim, rnd: Random, eps: float = 0.1, log: list[int] | None = None) -> None:
+    """Play ``s`` (phase play) to the end of the round like the greedy player, with a uniformly
+    random card and option instead one time in ``1 / eps``: claim the best missed capture
+    (R20), else take the capture worth most (a chkobba first, R23, R24), else lay the card worth
+    least. The search's default rollout: opponents that capture what they see. ``log`` as for
+    :func:`random_round_plays`."""
+    assert s.phase == PLAY
+    hands, stats, chk = s.hands, s.stats, s.chkobbas
+    n, pack, pos, turn, key, win, last = s.n, s.pack, s.pos, s.turn, s.key, s.window, s.last
+    table = s.table
+    in_hands = s.in_hands
+    get = CAPTURES.get
+    nxt = NEXT[n]
+    W = WEIGHT
+    while True:
+        hand = hands[turn]
+        if win >= 0:
+            kb = key - KEY[win]
+            claims = (get(kb) or build(kb))[win >> 2]
+            win_at = table.index(win)
+            best_w, best_o = -1.0, claims[0]
+            for o in claims:
+                w = 0.0
+                for i in o:
+                    w += W[table[i + (i >= win_at)]]
+                if w > best_w:
+                    best_w, best_o = w, o
+            taken = BIT[win]
+            for i in best_o:
+                taken |= BIT[table[i + (i >= win_at)]]
+            if log is not None:
+                log.append(CLAIM | win | (taken ^ BIT[win]) << 6)
+            side = turn & 1
+            st = 0
+            kept = []
+            for x in table:
+                if BIT[x] & taken:
+                    st += STAT[x]
+                    key -= KEY[x]
+                else:
+                    kept.append(x)
+            table = kept
+            stats[side] += st
+            last = side
+            win = -1
+            if not table:
+                chk[side] += 1
+        entry = get(key) or build(key)
+        options: tuple[tuple[int, ...], ...] = ()
+        option: tuple[int, ...] | None = None
+        if eps and rnd() < eps:
+            c = hand[int(rnd() * len(hand))]
+            options = entry[c >> 2]
+            k = int(rnd() * (len(options) + 1))
+            option = options[k - 1] if k else None
+        else:
+            best = -1.0
+            c = -1
+            size = len(table)
+            final = in_hands == 1 and pos == len(pack)
+            for h in hand:
+                opts = entry[h >> 2]
+                if opts:
+                    wh = W[h]
+                    for o in opts:
+                        w = wh
+                        for i in o:
+                            w += W[table[i]]
+                        if len(o) == size and not final:
+                            w += 100.0
+                        if w > best:
+                            best, c, option = w, h, o
+            if c < 0:
+                c = min(hand, key=LAY_COST.__getitem__)
+                options = entry[c >> 2]
+        hand.remove(c)
+        in_hands -= 1
+        if option is not None:
+            side = turn & 1
+            st = STAT[c]
+            taken = 0
+            for i in option:
+                x = table.pop(i)
+                st += STAT[x]
+                key -= KEY[x]
+                taken |= BIT[x]
+            if log is not None:
+                log.append(c | taken << 6)
+            stats[side] += st
+            last = side
+            win = -1
+            if not table and (in_hands or pos < len(pack)):
+                chk[side] += 1
+        else:
+            if log is not None:
+                log.append(c)
+            win = c if options else -1
+            insort(table, c)
+            key += KEY[c]
+        turn = nxt[turn]
+        if not in_hands:
+            if pos == len(pack):
+                break
+            cutter = (s.dealer + 1) % n
+            for i in range(n):
+                hands[(cutter + i) % n] = pack[pos:pos + 3]
+                pos += 3
+            in_hands = 3 * n
+            s.first_deal = False
+    s.table, s.key, s.window, s.turn, s.last, s.pos, s.in_hands = table, key, win, turn, last, pos, 0
+    s.started = True
+    s.end_round()

@@ -1,0 +1,55 @@
+"""The levels a host picks for a computer player (issue 12), and how to make one.
+
+- ``easy``: greedy with mistakes (a random play one time in four, half the missed captures
+  overlooked);
+- ``medium``: ISMCTS with a small iteration budget;
+- ``hard``: ISMCTS with a larger budget, capped by a time budget per move (the issue's limit:
+  at most 1 s a move, median under 0.3 s, on one core).
+
+``random`` and ``greedy`` (the first bots) remain strategies too. The display names and
+descriptions of the levels, in every language, are the web layer's (``dineri/web/levels.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+LEVELS = ("easy", "medium", "hard")
+STRATEGY_NAMES = ("random", "greedy", *LEVELS)
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """A search level's budget: ``iterations`` per move, and ``seconds`` (``None``: none) as a cap."""
+
+    iterations: int
+    seconds: float | None
+
+
+BUDGETS = {
+    "medium": SearchBudget(iterations=300, seconds=0.5),
+    "hard": SearchBudget(iterations=3000, seconds=0.6),
+}
+
+
+def make_player(name: str, seed: int | None = None, *, timed: bool = True, game: str = "chkobba") -> Any:
+    """A player of ``game`` for a strategy or level name, seeded. ``timed=False`` drops the time
+    caps (decisions then depend only on the seed and the input: tests).
+
+    Raises ``ValueError`` for an unknown name or game.
+    """
+    if game != "chkobba":
+        raise ValueError(f"no computer players for {game!r} yet")
+    from dineri.players.chkobba import players as p
+
+    if name == "random":
+        return p.RandomPlayer(seed)
+    if name == "greedy":
+        return p.GreedyPlayer(seed)
+    if name == "easy":
+        return p.EasyPlayer(seed)
+    if name in BUDGETS:
+        b = BUDGETS[name]
+        return p.SearchPlayer(name, iterations=b.iterations, seconds=b.seconds if timed else None, seed=seed)
+    raise ValueError(f"unknown player {name!r} (one of {', '.join(STRATEGY_NAMES)})")
