@@ -3,12 +3,14 @@ SQLite file) and Debian's Chromium driven by Playwright. Tests marked ``browser`
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,11 +23,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a running ``dineri`` server with ``DINERI_TESTING=1``; stopped afterwards."""
-    pytest.importorskip("dineri.server.app")
-    work = tmp_path_factory.mktemp("server")
+@contextlib.contextmanager
+def running_server(work: Path) -> Iterator[str]:
+    """A ``dineri`` server with ``DINERI_TESTING=1`` and its own SQLite file under *work*; yields
+    its base URL and stops it afterwards."""
     port = _free_port()
     env = {**os.environ, "DINERI_TESTING": "1", "DINERI_DATABASE_URL": f"sqlite:///{work / 'dineri.db'}",
            "DINERI_SECRET_KEY": "browser-tests", "DINERI_MESSAGES_PER_SECOND": "200",
@@ -56,6 +57,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a running ``dineri`` server with ``DINERI_TESTING=1``; stopped afterwards."""
+    pytest.importorskip("dineri.server.app")
+    with running_server(tmp_path_factory.mktemp("server")) as base:
+        yield base
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[str]:
+    """A server of this test alone (an empty lobby, say); stopped after the test."""
+    pytest.importorskip("dineri.server.app")
+    with running_server(tmp_path) as base:
+        yield base
 
 
 class ConsoleWatch:

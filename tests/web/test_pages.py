@@ -67,13 +67,13 @@ def test_table_page_carries_its_id(client: TestClient) -> None:
 
 
 def test_table_page_loads_its_game_module(client: TestClient) -> None:
-    """The shell, then the game's module (docs/web.md); a table of unknown game gets Chkobba's."""
+    """The helpers, the game's module, then the shell (docs/web.md); an unknown game gets Chkobba's."""
     from dineri.web.pages import page_game
 
     html = client.get("/t/Ab_3-x").text
     assert _config(html)["game"] == "chkobba"
     scripts = re.findall(r'<script src="/static/js/([\w/.-]+)"', html)
-    assert scripts == ["common.js", "net.js", "games/chkobba.js", "table-shell.js"]
+    assert scripts == ["common.js", "net.js", "motion.js", "games/chkobba.js", "table-shell.js"]
     assert page_game("chkobba") == "chkobba"
     assert page_game(None) == page_game("no_such_game") == page_game("../base") == "chkobba"
 
@@ -101,7 +101,7 @@ def test_static_cards(client: TestClient) -> None:
         r = client.get(f"/static/cards/{code}.svg")
         assert r.status_code == 200
         assert r.text.startswith("<svg")
-    for script in ("common.js", "net.js", "table-shell.js", "games/chkobba.js"):
+    for script in ("common.js", "net.js", "motion.js", "table-shell.js", "games/chkobba.js"):
         assert client.get(f"/static/js/{script}").status_code == 200, script
     assert client.get("/static/dineri.css").status_code == 200
 
@@ -113,9 +113,34 @@ def test_favicon_ico_leads_to_the_svg_icon(client: TestClient) -> None:
     assert r.text.lstrip().startswith("<svg")
 
 
-def test_all_forty_faces_and_a_back_ship() -> None:
+def test_all_52_faces_and_a_back_ship_in_both_deck_styles() -> None:
+    """Chkobba's 40 (R3), and the 8, 9 and 10 (``T``) of golf4 and Seven Diamonds; the classic
+    pack and the Spanish-suited one (issue 13, item 9)."""
     from dineri.web.pages import STATIC_DIR
 
-    names = {p.stem for p in (STATIC_DIR / "cards").glob("*.svg")}
-    expected = {r + s for r in "A234567QJK" for s in "DHSC"} | {"back"}
-    assert names == expected
+    expected = {r + s for r in "A23456789TJQK" for s in "DHSC"} | {"back"}
+    for style in ("cards", "cards/spanish"):
+        names = {p.stem for p in (STATIC_DIR / style).glob("*.svg")}
+        assert names == expected, style
+        for name in names:
+            text = (STATIC_DIR / style / f"{name}.svg").read_text(encoding="utf-8")
+            assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
+            # Court cards are drawn figures of our own, not chess symbols.
+            assert not any(ch in text for ch in "♔♕♖♗♘♙♚♛♜♝♞♟"), (style, name)
+
+
+def test_the_seven_of_diamonds_mark_leaves_its_pips_visible() -> None:
+    """Sab'a l-hayya's mark (R26) is a frame and a star in the margin: nothing painted over the
+    seven pips (the gold is a stroke-only frame and a star above the first row of pips)."""
+    from dineri.web.pages import STATIC_DIR
+
+    for style in ("cards", "cards/spanish"):
+        text = (STATIC_DIR / style / "7D.svg").read_text(encoding="utf-8")
+        gold = re.findall(r'<(rect|path|circle)[^>]*(?:stroke|fill)="#d(?:4a017|9a520)"[^>]*>', text)
+        assert gold, style
+        frame = re.search(r'<rect x="5" y="5"[^>]*fill="none"[^>]*stroke="#d(?:4a017|9a520)"', text)
+        assert frame, style
+        star = re.search(r'<path d="M50 (\d+)[^"]*" fill="#d(?:4a017|9a520)"/>', text)
+        assert star, style
+        ys = [float(y) for y in re.findall(r"[ML ](?:\d+(?:\.\d+)?) (\d+(?:\.\d+)?)", star.group(0))]
+        assert ys and max(ys) < 22.5, (style, ys)  # the first row of pips starts below y = 22.5

@@ -92,7 +92,12 @@
     JS: _("jack of spades"), KS: _("king of spades"),
     AC: _("ace of clubs"), "2C": _("2 of clubs"), "3C": _("3 of clubs"), "4C": _("4 of clubs"),
     "5C": _("5 of clubs"), "6C": _("6 of clubs"), "7C": _("7 of clubs"), QC: _("queen of clubs"),
-    JC: _("jack of clubs"), KC: _("king of clubs")
+    JC: _("jack of clubs"), KC: _("king of clubs"),
+    // The 8, 9 and 10 (code T) of the 52-card games (golf4, Seven Diamonds).
+    "8D": _("8 of diamonds"), "9D": _("9 of diamonds"), TD: _("10 of diamonds"),
+    "8H": _("8 of hearts"), "9H": _("9 of hearts"), TH: _("10 of hearts"),
+    "8S": _("8 of spades"), "9S": _("9 of spades"), TS: _("10 of spades"),
+    "8C": _("8 of clubs"), "9C": _("9 of clubs"), TC: _("10 of clubs")
   };
   var VALUES = { A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, Q: 8, J: 9, K: 10 };
 
@@ -120,11 +125,24 @@
   }
   function cardValue(code) { return VALUES[code.slice(0, -1)]; }
 
-  /** An <img> of a card face (or the back when code is null), decorative: the
-   * accessible name is carried by the element that holds it. */
+  // The deck style the player chose (issue 13, item 9): "classic" (French suits) or "spanish"
+  // (coins, cups, swords, batons), kept in localStorage.
+  var DECK_KEY = "dineri_deck", STYLES = ["classic", "spanish"];
+  function deckStyle() {
+    var s = null;
+    try { s = localStorage.getItem(DECK_KEY); } catch (e) { s = null; }
+    return STYLES.indexOf(s) >= 0 ? s : "classic";
+  }
+  function setDeckStyle(style) {
+    if (STYLES.indexOf(style) < 0) { return; }
+    try { localStorage.setItem(DECK_KEY, style); } catch (e) { /* not kept */ }
+  }
+
+  /** An <img> of a card face (or the back when code is null) in the chosen deck style,
+   * decorative: the accessible name is carried by the element that holds it. */
   function cardImg(code) {
     var img = document.createElement("img");
-    img.src = config.static + "cards/" + (code || "back") + ".svg";
+    img.src = config.static + "cards/" + (deckStyle() === "spanish" ? "spanish/" : "") + (code || "back") + ".svg";
     img.alt = "";
     img.draggable = false;
     return img;
@@ -204,6 +222,7 @@
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, ERROR_CODES: Object.keys(ERRORS),
     _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };
 })();

@@ -1,18 +1,20 @@
-/* Dineri browser client: the invitation page /join/{table}.{code}. Asks for a display
- * name when the visitor has none, then opens the table with the invitation code. */
+/* Dineri browser client: the invitation page /join/{table}.{code}. One step: the display name
+ * (filled in when the visitor has one) and "Take a seat" seats the player at the first free seat
+ * and opens the table; a full or started table opens as it is. */
 (function () {
   "use strict";
-  var D = window.Dineri, _ = D._, EP = D.config.endpoints;
+  var D = window.Dineri, _ = D._, EP = D.config.endpoints, fmt = D.fmt;
   var $ = function (id) { return document.getElementById(id); };
   var parts = (D.config.invite || "").split(".");
+  var tablePath = EP.table.replace("{id}", encodeURIComponent(parts[0]));
   var target = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
+  var me = null, table = null;
 
-  D.whoAmI().then(function (me) { $("name-input").value = me.name; }, function () {});
+  D.whoAmI().then(function (p) { me = p; $("name-input").value = p.name; }, function () {});
 
   // Who invites, and to what: the table's host and settings; a wrong link is said at once.
-  var fmt = D.fmt;
-  D.api("GET", EP.table.replace("{id}", encodeURIComponent(parts[0])) +
-        (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "")).then(function (t) {
+  D.api("GET", tablePath + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "")).then(function (t) {
+    table = t;
     var o = t.options;
     if (t.host) {
       $("invite-from").textContent = fmt(_("{name} invites you to their table."), { name: t.host });
@@ -26,15 +28,36 @@
       t.public ? _("public") : _("private")
     ].join(" · ");
     $("invite-options").hidden = false;
-    if (t.status !== "open") { $("join-status").textContent = D.explain("not_open"); }
+    if (t.status !== "open") {
+      $("join-status").textContent = D.explain("not_open");
+      $("join-name-form").querySelector("button").textContent = _("Go to the table");
+    }
   }, function () {
     $("join-status").textContent = _("This invitation is not valid: the table does not exist or the code is wrong.");
     $("join-name-form").querySelector("button").disabled = true;
   });
+
+  function seat() {
+    // A table already started (or full) is opened as it is: nothing to sit at.
+    if (table && table.status !== "open") { return Promise.resolve(); }
+    var body = parts[1] ? { code: parts[1] } : {};
+    return D.api("POST", tablePath + "/seats", body).catch(function (e) {
+      if (e.code === "already_seated" || e.code === "table_full" || e.code === "not_open") { return null; }
+      throw e;
+    });
+  }
+
   $("join-name-form").addEventListener("submit", function (e) {
     e.preventDefault();
-    D.setName($("name-input").value.trim())
+    var name = $("name-input").value.trim();
+    var named = me && me.name === name ? Promise.resolve(me) : D.setName(name).catch(function () {
+      throw { code: "bad_name" };
+    });
+    named.then(function (p) { me = p; return seat(); })
       .then(function () { location.href = target; })
-      .catch(function () { $("join-status").textContent = _("A display name has 1 to 24 characters and no control characters."); });
+      .catch(function (err) {
+        $("join-status").textContent = err && err.code === "bad_name"
+          ? _("A display name has 1 to 24 characters and no control characters.") : D.explain(err && err.code);
+      });
   });
 })();

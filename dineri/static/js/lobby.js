@@ -1,6 +1,7 @@
 /* Dineri browser client: the home page and lobby (issue 4, item 1).
- * Display name (POST /api/players), table creation with every host option,
- * the live list of open public tables (/ws/lobby), joining by invitation. */
+ * Display name (POST /api/players; typing it is enough, the Save button is optional), the
+ * live list of open public tables (/ws/lobby) with "Play now" first, table creation with every
+ * host option, joining by invitation. */
 (function () {
   "use strict";
   var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, EP = D.config.endpoints;
@@ -26,23 +27,61 @@
 
   function radio(form, name) { return form.querySelector('input[name="' + name + '"]:checked').value; }
 
+  // One step (issue 13, item 5): a name typed but not saved is saved on the way.
+  function named(status) {
+    var typed = $("name-input").value.trim();
+    if (me && (!typed || typed === me.name)) { return Promise.resolve(me); }
+    if (!typed) {
+      status.textContent = _("Choose a display name first.");
+      $("name-input").focus();
+      return Promise.reject(null);
+    }
+    return D.setName(typed).then(function (p) { me = p; showMe(); return p; });
+  }
+  function failed(status) {
+    return function (err) { if (err) { status.textContent = explain(err); } };
+  }
+  function openTable(t) {
+    // A private table's address carries its code (docs/protocol.md); a public one needs none.
+    var code = t.code && !t.public ? "?code=" + encodeURIComponent(t.code) : "";
+    location.href = "/t/" + encodeURIComponent(t.id) + code;
+  }
+  function createAndSit(body) {
+    return D.api("POST", EP.tables, body).then(function (t) {
+      var seat = { seat: 0 };
+      if (t.code) { seat.code = t.code; }
+      return D.api("POST", EP.table.replace("{id}", t.id) + "/seats", seat).then(function () { openTable(t); });
+    });
+  }
+
   $("create-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var f = e.target;
-    if (!me) { $("create-status").textContent = _("Choose a display name first."); $("name-input").focus(); return; }
     var body = {
       game: "chkobba",
       options: { seats: parseInt(radio(f, "seats"), 10), target: parseInt(radio(f, "target"), 10), best_of: parseInt(radio(f, "best_of"), 10) },
       public: radio(f, "public") === "1",
       clock: parseInt(radio(f, "clock"), 10)
     };
-    D.api("POST", EP.tables, body).then(function (t) {
-      var seat = { seat: 0 };
-      if (t.code) { seat.code = t.code; }
-      return D.api("POST", EP.table.replace("{id}", t.id) + "/seats", seat).then(function () {
-        location.href = "/t/" + encodeURIComponent(t.id) + (t.code ? "?code=" + encodeURIComponent(t.code) : "");
+    $("create-status").textContent = "";
+    named($("create-status")).then(function () { return createAndSit(body); }).catch(failed($("create-status")));
+  });
+
+  // Play now: the oldest open table with a free seat (not one's own), else a new 1v1 table.
+  var lobbyTables = [];
+  $("play-now").addEventListener("click", function () {
+    $("play-status").textContent = "";
+    named($("play-status")).then(function (p) {
+      var free = lobbyTables.filter(function (t) {
+        return t.host_id !== p.id && t.seats.some(function (s) { return !s.player; }) &&
+          !t.seats.some(function (s) { return s.player_id === p.id; });
       });
-    }).catch(function (err) { $("create-status").textContent = explain(err); });
+      if (!free.length) {
+        return createAndSit({ game: "chkobba", options: { seats: 2, target: 11, best_of: 1 }, public: true, clock: 30 });
+      }
+      var t = free[0];
+      return D.api("POST", EP.table.replace("{id}", encodeURIComponent(t.id)) + "/seats", {}).then(function () { openTable(t); });
+    }).catch(failed($("play-status")));
   });
 
   $("join-form").addEventListener("submit", function (e) {
@@ -67,6 +106,7 @@
   }
 
   function renderLobby(tables) {
+    lobbyTables = tables;
     var list = $("lobby");
     list.textContent = "";
     tables.forEach(function (t) {

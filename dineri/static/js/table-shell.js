@@ -53,7 +53,8 @@
     send: send, say: say, showError: showError, log: log, render: render,
     openDialog: openDialog, dialogOpen: function () { return $("summary").open; },
     dialogBody: function () { return $("summary-body"); },
-    matchOver: matchOver, dataset: document.body.dataset
+    matchOver: matchOver, dataset: document.body.dataset,
+    sound: function (name) { return D.Sound.play(name); }
   };
   function sync() {
     ctx.seat = seated() ? S.seat : null; ctx.me = seated(); ctx.table = S.table; ctx.view = S.view;
@@ -184,8 +185,19 @@
     S.net = new D.TableNet(tableId, {
       welcome: function (w) { S.seat = w.seat; setTable(w.table); },
       table: setTable,
-      view: onView,
-      events: function (list) { list.forEach(function (e) { onEvent(e.event, e.old, e.seq); }); },
+      view: function (m) { queueStep(m); },
+      events: function (list) {
+        list.forEach(function (e) {
+          // History and the events that draw nothing (chat, presence) go at once; the others wait
+          // for the view they lead to and are played with it, one move after the other.
+          if (e.old || IMMEDIATE[e.event.type]) { onEvent(e.event, e.old); }
+          else { Q.events.push(e.event); }
+        });
+        if (Q.events.length) {
+          clearTimeout(Q.timer);
+          Q.timer = setTimeout(function () { queueStep(null); }, 1500); // no view came: play them alone
+        }
+      },
       ack: function () {},
       refused: function (id, code) { showError(code); },
       // Our seat at a private table is gone (left or removed): the REST table shows the free seats;
@@ -195,6 +207,43 @@
         if (code === 4403) { S.seat = null; loadTable().catch(fail); }
       }
     });
+  }
+
+  // ---- one move after the other (issue 13, item 2) ------------------------------------------
+  // A step is a view and the events that led to it. Steps are played in order; after another
+  // player's move the next one waits PACE_MS, so in 2v2 each of the three moves between your
+  // turns can be seen. Cards move from where they were (motion.js) unless reduced motion is asked.
+  var IMMEDIATE = { chat: 1, player_away: 1, player_back: 1, rematch: 1 };
+  var PACE_MS = 900, MAX_BEHIND = 2;
+  var Q = { events: [], steps: [], busy: false, timer: null };
+  function queueStep(m) {
+    clearTimeout(Q.timer);
+    Q.steps.push({ events: Q.events, m: m });
+    Q.events = [];
+    pump();
+  }
+  function pump() {
+    if (Q.busy || !Q.steps.length) { return; }
+    var step = Q.steps.shift();
+    var motion = new D.Motion(document.getElementById("board"));
+    step.events.forEach(function (ev) { onEvent(ev, false); });
+    if (step.m) { onView(step.m); }
+    var took = 0, paced = false;
+    sync();
+    // A burst (a reconnect's catch-up) is only logged: moving twenty cards at once tells nothing.
+    // Moves that come faster than they can be shown (computer players) are not held up either:
+    // the page never falls more than a few moves behind the table.
+    var behind = Q.steps.length;
+    if (step.events.length <= 4 && S.view && behind <= MAX_BEHIND) {
+      step.events.forEach(function (ev) {
+        if (G.animate) { took = Math.max(took, G.animate(ev, ctx, motion) || 0); }
+        if (G.paced && G.paced.indexOf(ev.type) >= 0 && ev.seat !== S.seat) { paced = true; }
+      });
+    }
+    var wait = behind > MAX_BEHIND ? 0 : Math.max(took, paced && behind ? PACE_MS : 0);
+    if (!wait) { pump(); return; }
+    Q.busy = true;
+    setTimeout(function () { Q.busy = false; pump(); }, wait);
   }
 
   function onView(m) {
@@ -235,7 +284,9 @@
       case "reveal": return _("The decks are revealed: the match record can now be checked.");
       case "player_away": return ev.seat !== S.seat ? fmt(_("{name} is away."), { name: who }) : null;
       case "player_back": return ev.seat !== S.seat ? fmt(_("{name} is back."), { name: who }) : null;
-      case "chat": return iso(ev.name) + ": " + ev.text;
+      // Both the name and the text are isolated (<bdi>), so a French "!" stays at the end of its
+      // line in the Arabic log, and an Arabic line keeps its own order in a French page.
+      case "chat": return el("li", { class: "chat-line" }, [el("bdi", { text: ev.name }), ": ", el("bdi", { text: ev.text })]);
       case "rematch": return fmt(_("{name} asks for a rematch."), { name: who });
       default: return null;
     }
@@ -325,10 +376,17 @@
     var v = S.view, info = S.table.seats[seat] || {};
     var badges = [];
     if (v.dealer === seat) { badges.push(el("span", { class: "badge dealer", text: _("Dealer") })); }
-    if (toAct(v).indexOf(seat) >= 0) { badges.push(el("span", { class: "badge turn", text: _("To play") })); }
-    if (info.away) { badges.push(el("span", { class: "badge away", text: _("Away") })); }
+    var acting = toAct(v).indexOf(seat) >= 0;
+    // Your own seat says "Your turn"; another's "To play" (never "his turn" on your own seat).
+    if (acting) { badges.push(el("span", { class: "badge turn", text: seat === S.seat ? _("Your turn") : _("To play") })); }
+    if (info.away) {
+      // An away player's side forfeits when the grace ends: its countdown (forfeit_at, epoch s).
+      badges.push(info.forfeit_at ? el("span", { class: "badge away", "data-forfeit-at": info.forfeit_at, text: _("Away") })
+        : el("span", { class: "badge away", text: _("Away") }));
+    }
     var rc = S.table.running_clock;
-    if (rc && rc.seat === seat) { badges.push(el("span", { class: "badge clock", "data-expires": rc.expires_at, text: "" })); }
+    var clock = rc && rc.seat === seat && v.phase !== "over";
+    if (clock) { badges.push(el("span", { class: "badge clock", "data-expires": rc.expires_at, text: "" })); }
     var side = sideOf(seat);
     var head = el("div", { class: "seat-head" }, [
       el("strong", { class: "seat-name", text: playerName(seat) }),
@@ -336,8 +394,13 @@
         text: seated() ? sideName(side) : fmt(_("side {n}"), { n: side + 1 }) }) : null
     ].concat(badges));
     var r = rel(seat);
-    var box = el("div", { class: "seat pos-" + position(r) + (toAct(v).indexOf(seat) >= 0 ? " on-turn" : ""),
+    var box = el("div", { class: "seat pos-" + position(r) + (acting ? " on-turn" : ""),
       "data-seat": seat, style: "order: " + (n() - r) }, [head]);
+    if (clock && S.table.clock) {
+      // The turn clock as a bar that runs down (tickClock sets its width and the 5 s warning).
+      box.appendChild(el("div", { class: "clockbar", role: "presentation", "data-expires": rc.expires_at,
+        "data-total": S.table.clock }, [el("div", { class: "clockbar-fill" })]));
+    }
     var extra = G.seatContent ? G.seatContent(seat, v, ctx) : null;
     if (extra) { box.appendChild(extra); }
     return box;
@@ -374,6 +437,7 @@
     var ds = document.body.dataset;
     ds.phase = v.phase; ds.turn = toAct(v).join(","); ds.seq = String(S.lastSeq);
     tickClock();
+    showTurnInTitle();
     var myTurn = me && toAct(v).indexOf(S.seat) >= 0;
     var again = focusCard && document.querySelector('.card[data-zone="' + focusZone + '"][data-card="' + focusCard + '"]');
     if (again) { again.focus(); }
@@ -383,14 +447,54 @@
     }
   }
 
+  // ---- time: the clock, the warning, the away countdown, the tab title (issue 13, item 3) -----
+  var LOW_S = 5;
+  var warned = null;  // the expiry we already warned about (one sound per turn)
   function tickClock() {
     var now = Date.now() / 1000;
     document.querySelectorAll(".badge.clock").forEach(function (b) {
       var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-expires")) - now));
       b.textContent = fmt(_("{n} s left"), { n: left });
+      b.classList.toggle("low", left <= LOW_S);
+    });
+    document.querySelectorAll(".clockbar").forEach(function (bar) {
+      var exp = parseFloat(bar.getAttribute("data-expires")), total = parseFloat(bar.getAttribute("data-total"));
+      var left = Math.max(0, exp - now);
+      bar.firstChild.style.inlineSize = Math.min(100, 100 * left / total) + "%";
+      bar.classList.toggle("low", left <= LOW_S);
+      var mine = bar.parentNode && bar.parentNode.getAttribute("data-seat") === String(S.seat);
+      if (mine && left <= LOW_S && left > 0 && warned !== exp) { warned = exp; D.Sound.play("low"); }
+    });
+    document.querySelectorAll(".badge.away[data-forfeit-at]").forEach(function (b) {
+      var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-forfeit-at")) - now));
+      b.textContent = fmt(teams() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s"), { n: left });
     });
   }
-  setInterval(tickClock, 1000);
+  setInterval(tickClock, 250);
+
+  // The tab's title says when it is your turn while the page is in the background.
+  var TITLE = document.title;
+  var wasMine = false;
+  function showTurnInTitle() {
+    var mine = !!S.view && seated() && toAct(S.view).indexOf(S.seat) >= 0;
+    if (mine && !wasMine) { D.Sound.play("turn"); }
+    wasMine = mine;
+    var t = mine && document.hidden ? "● " + _("Your turn") + " · " + TITLE : TITLE;
+    if (document.title !== t) { document.title = t; }
+  }
+  document.addEventListener("visibilitychange", showTurnInTitle);
+
+  // Sounds are off until the player turns them on (kept in localStorage).
+  function showSound() {
+    var on = D.Sound.on();
+    $("sound-btn").setAttribute("aria-pressed", on ? "true" : "false");
+    $("sound-btn").textContent = on ? _("Sound: on") : _("Sound: off");
+  }
+  $("sound-btn").addEventListener("click", function () { D.Sound.set(!D.Sound.on()); showSound(); });
+  showSound();
+  // The deck style: every card is drawn again in the chosen pack.
+  $("deck-style").value = D.deckStyle();
+  $("deck-style").addEventListener("change", function () { D.setDeckStyle(this.value); render(); });
 
   // ---- common controls ---------------------------------------------------------------------
   $("forfeit-btn").addEventListener("click", function () {

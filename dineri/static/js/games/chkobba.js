@@ -187,9 +187,12 @@
   // ---- drawing ---------------------------------------------------------------------------
   function cardButton(code, zone, pressed, extraLabel) {
     var label = D.cardName(code) + (extraLabel ? " (" + extraLabel + ")" : "");
+    // The card just laid carries a visible tag saying so (and why it matters: R19-R20).
     var b = el("button", { type: "button", class: "card" + (pressed ? " picked" : "") + (extraLabel ? " just-laid" : ""),
       "data-card": code, "data-zone": zone, "aria-pressed": pressed ? "true" : "false", "aria-label": label,
-      onclick: function () { toggle(zone, code); } }, [D.cardImg(code)]);
+      title: extraLabel ? _("The card just laid. If it could have taken cards, the next player may claim them with it, before playing.") : null,
+      onclick: function () { toggle(zone, code); } }, [D.cardImg(code),
+      extraLabel ? el("span", { class: "laid-tag", "aria-hidden": "true", text: extraLabel }) : null]);
     return el("li", null, [b]);
   }
 
@@ -225,7 +228,7 @@
     var cards = el("ul", { class: "cards mini", "aria-label": _("Chkobba cards") }, v.chkobba_cards[side].map(function (c) {
       return el("li", { role: "img", "aria-label": D.cardName(c) }, [D.cardImg(c)]);
     }));
-    return el("div", { class: "pile-box side-" + side }, [
+    return el("div", { class: "pile-box side-" + side, "data-pile-side": side }, [
       el("div", { class: "pile-title", text: ctx.sideName(side) }),
       el("div", { class: "pile-count", text: fmt(ngettext("Pile: {n} card", "Pile: {n} cards", v.captured[side]), { n: v.captured[side] }) }),
       el("div", { text: fmt(_("Chkobbas: {n}"), { n: v.chkobbas[side] }) }), cards
@@ -268,9 +271,10 @@
 
     // Pack, table, piles.
     $("pack").textContent = "";
-    $("pack").appendChild(el("div", { class: "pack-box", role: "img", "aria-label": fmt(_("Cards left in the pack: {n}"), { n: v.deck_left }) }, [
-      D.cardImg(null), el("span", { class: "count", "aria-hidden": "true", text: String(v.deck_left) })
-    ]));
+    // An empty pack is an empty place, not a card back with 0 on it.
+    $("pack").appendChild(el("div", { class: "pack-box" + (v.deck_left ? "" : " empty"), role: "img", "data-pack": "",
+      "aria-label": v.deck_left ? fmt(_("Cards left in the pack: {n}"), { n: v.deck_left }) : _("The pack is empty.") },
+      v.deck_left ? [D.cardImg(null), el("span", { class: "count", "aria-hidden": "true", text: String(v.deck_left) })] : []));
     if (v.drawn) {
       $("pack").appendChild(el("div", { class: "drawn", role: "img", "aria-label": fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }) }, [D.cardImg(v.drawn)]));
     }
@@ -311,6 +315,49 @@
       case "play": return mine ? _("Your turn: select a card from your hand and the table cards it takes, or lay it.") : fmt(_("{name} is playing."), { name: who });
       case "over": return matchResultText(v.winner, ctx);
       default: return _("Waiting for the deal.");
+    }
+  }
+
+  // ---- motion (motion.js; issue 13, item 2) ---------------------------------------------------
+  /** Move the cards of one event from where they were; returns how long it takes (ms). */
+  function animate(ev, ctx, mo) {
+    switch (ev.type) {
+      case "play":
+      case "claim":
+        // From your hand (you played it), else from the player's seat; a claimed card from the table.
+        var from = mo.wasCard(ev.card) || mo.wasSeat(ev.seat);
+        if (!ev.capture || !ev.capture.length) {
+          ctx.sound("card");
+          return mo.flip(mo.card(ev.card, "table"), from);
+        }
+        ctx.sound(ev.chkobba ? "chkobba" : "capture");
+        // The card goes onto the first card it takes; then they all go to the side's pile.
+        var onto = mo.wasCard(ev.capture[0]), pile = mo.pile(ev.seat % 2) || mo.wasPile(ev.seat % 2);
+        var first = ev.type === "play" ? mo.fly(ev.card, from, onto || pile) : 0;
+        var took = first;
+        ev.capture.concat([ev.card]).forEach(function (c, i) {
+          var start = c === ev.card && ev.type === "play" ? onto || from : mo.wasCard(c);
+          took = Math.max(took, mo.fly(c, start, pile, { delay: first + 40 * i, shrink: true, fade: true }));
+        });
+        return took;
+      case "deal":
+      case "deal_more":
+        // New cards come from the pack: the table's four and your own hand's.
+        var pack = mo.wasPack(), t = 0, k = 0;
+        document.querySelectorAll('.card[data-zone="hand"], .card[data-zone="table"]').forEach(function (b) {
+          if (!mo.wasCard(b.getAttribute("data-card"))) { t = Math.max(t, mo.flip(b, pack, { delay: 60 * k++ })); }
+        });
+        return t;
+      case "round_over":
+        // The cards left on the table go to the side that captured last (R25).
+        if (ev.leftovers_to === null || ev.leftovers_to === undefined) { return 0; }
+        var to = mo.pile(ev.leftovers_to), most = 0;
+        (ev.leftovers || []).forEach(function (c, i) {
+          most = Math.max(most, mo.fly(c, mo.wasCard(c), to, { delay: 40 * i, shrink: true, fade: true }));
+        });
+        return most;
+      default:
+        return 0;
     }
   }
 
@@ -386,6 +433,8 @@
     render: render,
     statusText: statusText,
     init: init,
-    keydown: keydown
+    keydown: keydown,
+    animate: animate,
+    paced: ["cut", "deal", "play", "claim", "redeal_proposed", "redeal_answered"]
   });
 })();

@@ -1,0 +1,68 @@
+"""Fewer steps (issue 13, item 5): a name typed and "Create the table" is one step; an invitation
+opened with a known name seats the player in one step; "Play now" and the open tables come
+first on a phone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.web.tables import PHONE, player
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+
+def test_one_step_create_then_one_step_join_and_play_now(browser: Any, fresh_server: str,
+                                                         console: Any) -> None:
+    server = fresh_server  # an empty lobby: "Play now" finds no table but the ones made here
+    # A new visitor types a name and presses "Create the table" (no Save): seated at seat 0.
+    ctx = browser.new_context(viewport=PHONE, base_url=server, locale="en")
+    host = console.watch(ctx.new_page())
+    host.goto("/")
+    host.fill("#name-input", "Nour")
+    host.check('input[name="public"][value="0"]')
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+\?code="))
+    host.locator("#leave-seat").wait_for(state="visible")
+    assert "Nour" in host.locator("#setup-seats li").first.inner_text()
+    host.wait_for_function("document.getElementById('invite-link').value.includes('/join/')")
+    link = host.locator("#invite-link").input_value()
+
+    # A player with a known name opens the invitation: the name is there, one press seats him.
+    guest_ctx = player(browser, server, "Sami")
+    guest = console.watch(guest_ctx.new_page())
+    guest.goto(link)
+    guest.wait_for_function("document.getElementById('name-input').value === 'Sami'")
+    guest.locator("#invite-options").wait_for(state="visible")
+    guest.click("#join-name-form button[type=submit]")
+    guest.wait_for_url(re.compile(r"/t/"))
+    guest.locator("#leave-seat").wait_for(state="visible")
+    assert "Sami" in guest.locator("#setup-seats li").nth(1).inner_text()
+    host.wait_for_function("!document.getElementById('start-match').disabled")
+
+    # On a phone the lobby comes before the form, "Play now" first in it.
+    opener = player(browser, server, "Rania")
+    page = console.watch(opener.new_page())
+    page.goto("/")
+    play_top = page.evaluate("document.getElementById('play-now').getBoundingClientRect().top")
+    create_top = page.evaluate("document.getElementById('create-h').getBoundingClientRect().top")
+    assert play_top < create_top and play_top < PHONE["height"], (play_top, create_top)
+    # Nobody waits at a public table: Play now opens a new one with Rania at seat 0 ...
+    page.click("#play-now")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
+    page.locator("#leave-seat").wait_for(state="visible")
+    table_id = page.url.split("/t/")[1].split("?")[0]
+    # ... and the next one to press Play now sits there.
+    other = player(browser, server, "Yassine")
+    second = console.watch(other.new_page())
+    second.goto("/")
+    second.locator(f'.lobby-table[data-table="{table_id}"]').wait_for()
+    second.click("#play-now")
+    second.wait_for_url(re.compile(r"/t/" + table_id))
+    second.locator("#leave-seat").wait_for(state="visible")
+    page.wait_for_function("document.querySelectorAll('#setup-seats li')[1].textContent.includes('Yassine')")
+    for c in (ctx, guest_ctx, opener, other):
+        c.close()
+    assert console.errors == []
