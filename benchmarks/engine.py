@@ -11,6 +11,14 @@ records (``replay``: JSON parse + validate + apply), checked to reach the same
 round results. Building the records (``action_to_json``) is not timed. The
 engine's memos start cold unless ``--warmup`` rounds are played first.
 Goal (issue 2): at least 10,000 random 2-seat rounds per second.
+
+Then the computer players' simulator (``dineri.players.chkobba``, issue 12; goal: 20,000 random
+legal 2-seat rounds/s on one core): (c) the same random legal rounds (a new match on a random
+shuffle, a random cut, keep or table, redeal proposals and answers, then every play or claim
+drawn uniformly among the legal ones) in the simulator, after ``--sim-warmup`` untimed rounds
+(its capture memo warm, as in a running server); and (d) the search's playouts per second:
+ISMCTS iterations (determinize, descend, roll out to the round's end, back up) from the first
+move of random deals.
 """
 
 from __future__ import annotations
@@ -103,14 +111,60 @@ def bench(seats: int, rounds: int, seed: int, warmup: int) -> None:
     print(f"  record replay:     {rounds / rep:10.0f} rounds/s  {rep / n_actions * 1e6:7.2f} us/action")
 
 
+def bench_simulator(seats: int, rounds: int, seed: int, warmup: int) -> None:
+    """Time ``rounds`` random legal rounds in the simulator (after ``warmup`` untimed ones)."""
+    from dineri.players.chkobba.playout import random_round
+    from dineri.players.chkobba.sim import Sim
+
+    rng = random.Random(seed)
+    rnd = rng.random
+    for _ in range(warmup):
+        random_round(Sim(seats, 31, 1, 0), rnd)
+    t0 = time.process_time()
+    for _ in range(rounds):
+        random_round(Sim(seats, 31, 1, 0), rnd)
+    dt = time.process_time() - t0
+    print(f"{seats} seats, simulator, {rounds} rounds after {warmup} warm-up rounds")
+    print(f"  random legal play: {rounds / dt:10.0f} rounds/s (CPU time)")
+
+
+def bench_search(iterations: int, positions: int, seed: int) -> None:
+    """ISMCTS iterations per second from the first move of ``positions`` random 2-seat deals."""
+    from dineri.engine import seat_view
+    from dineri.players.chkobba.info import seat_info, sim_actions
+    from dineri.players.chkobba.world import ChkobbaModel
+    from dineri.players.ismcts import search
+
+    rng = random.Random(seed)
+    done, spent = 0, 0.0
+    for i in range(positions):
+        state = new_match(Options(seats=2, target=11, best_of=1), 0, [shuffled(rng)])
+        state, _ = apply(state, legal_actions(state, 1)[rng.randrange(40)])
+        state, _ = apply(state, legal_actions(state, 1)[0])  # keep
+        info = seat_info(seat_view(state, 1), [])
+        t0 = time.process_time()
+        result = search(ChkobbaModel(info, set(sim_actions(info)) - {-3}), iterations=iterations, seed=i)
+        spent += time.process_time() - t0
+        done += result.iterations
+    print(f"search: {done} ISMCTS iterations from {positions} first moves")
+    print(f"  playouts:          {done / spent:10.0f} playouts/s (CPU time, one core)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--rounds", type=int, default=3000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--warmup", type=int, default=0, help="untimed rounds first (default 0: cold memos)")
+    p.add_argument("--sim-rounds", type=int, default=20000)
+    p.add_argument("--sim-warmup", type=int, default=20000)
+    p.add_argument("--search-iterations", type=int, default=1500)
+    p.add_argument("--search-positions", type=int, default=10)
     args = p.parse_args()
     for seats in (2, 4):
         bench(seats, args.rounds, args.seed, args.warmup)
+    for seats in (2, 4):
+        bench_simulator(seats, args.sim_rounds, args.seed, args.sim_warmup)
+    bench_search(args.search_iterations, args.search_positions, args.seed)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,18 @@
-"""Computer opponents a host seats (issue 3, item 8): bots that live inside the server process.
+"""Computer opponents a host seats (issues 3 and 12): bots that live inside the server process.
 
 ``create_app`` sets ``services.bot_launcher = BotLauncher()``; ``POST /api/tables/{id}/bots``
-then awaits ``launcher(session, seat)``: a guest player named after its seat and the strategy
-("Bot 2 (greedy)") is stored, takes the seat (``is_bot``), and a task plays it. The task listens
-to the table's fan-out channel exactly like a table socket of that seat: it reads the public
-events and *its own seat's view* only (never another view), decides with
-:func:`dineri.bot.strategy.choose`, and acts through ``TableSession.act`` like a client (an
-action id per decision, so a repeat is applied once).
+then awaits ``launcher(session, seat, level)``: a guest player named after its seat and its level
+("Bot 2 (hard)") is stored, takes the seat (``is_bot``), and a task plays it (after a restart the
+level is read back from that name). The task listens to the table's fan-out channel exactly like
+a table socket of that seat: it reads the public events and *its own seat's view* only (never
+another view), and acts through ``TableSession.act`` like a client (an action id per decision,
+so a repeat is applied once).
+
+A search (``medium``, ``hard``) never runs on the event loop: :class:`ThinkPool` sends it to a
+pool of worker processes through a bounded queue (at most ``capacity`` decisions waiting or
+running; a bot whose decision cannot get a place within ``patience`` seconds plays greedy's move
+instead, so nothing waits without bound). ``random``, ``greedy`` and ``easy`` take microseconds
+and run inline.
 """
 
 from __future__ import annotations
@@ -15,23 +21,92 @@ import asyncio
 import contextlib
 import functools
 import logging
+import multiprocessing
 import random
+import re
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from dineri.bot.strategy import STRATEGIES, SeatMemory, choose
+from dineri.bot.strategy import STRATEGIES, SeatMemory, choose, seat_actions
+from dineri.players.levels import LEVELS, make_player
 
 log = logging.getLogger("dineri.bot")
-NAMES = {"greedy": "Bot {n} (greedy)", "random": "Bot {n} (random)"}  # n: the seat, from 1
+NAME = "Bot {n} ({level})"  # n: the seat, from 1
+_NAME_LEVEL = re.compile(r"\(([a-z]+)\)$")
+SEARCHES = tuple(x for x in LEVELS if x not in ("easy",))
+
+
+def level_of(name: str | None, default: str) -> str:
+    """The level a stored computer player's name carries ("Bot 2 (hard)" -> "hard"), else ``default``."""
+    m = _NAME_LEVEL.search(name or "")
+    return m.group(1) if m and m.group(1) in STRATEGIES else default
+
+
+def think(level: str, seed: int, view: dict[str, Any], events: list[dict[str, Any]],
+          legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """One decision of a ``level`` player (runs in a worker process; pure)."""
+    return make_player(level, seed).choose(view, events, legal)
+
+
+class ThinkPool:
+    """Worker processes for searches, behind a bounded queue.
+
+    ``workers`` processes (spawned on first use); at most ``capacity`` decisions in flight
+    (queued or running); a decision that waits more than ``patience`` seconds for a place falls
+    back to greedy (counted in ``fallbacks``). ``in_flight``/``peak`` show the queue's use.
+    """
+
+    def __init__(self, workers: int = 1, capacity: int = 8, patience: float = 5.0) -> None:
+        if workers < 1 or capacity < 1:
+            raise ValueError("a pool needs at least one worker and one place")
+        self.workers, self.capacity, self.patience = workers, capacity, patience
+        self._slots = asyncio.Semaphore(capacity)
+        self._executor: ProcessPoolExecutor | None = None
+        self.in_flight = 0
+        self.peak = 0
+        self.fallbacks = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            spawn = multiprocessing.get_context("spawn")  # no fork of a server's threads and loop
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn)
+        return self._executor
+
+    async def decide(self, level: str, seed: int, view: dict[str, Any], events: list[dict[str, Any]],
+                     legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """``think(...)`` in a worker; greedy's choice inline when no place frees in time."""
+        try:
+            await asyncio.wait_for(self._slots.acquire(), self.patience)
+        except TimeoutError:
+            self.fallbacks += 1
+            return make_player("greedy", seed).choose(view, events, legal)
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool(), think, level, seed, view, events, legal)
+        finally:
+            self.in_flight -= 1
+            self._slots.release()
+
+    def close(self) -> None:
+        """Stop the workers (server shutdown)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 class BotLauncher:
     """Seats and runs in-process bots; one instance per app.
 
-    ``delay`` (seconds) paces each move so people can follow it; ``strategy`` is ``greedy``
-    or ``random``. Raises ``ValueError`` for an unknown strategy or a negative delay.
+    ``delay`` (seconds) paces each move so people can follow it (a search's thinking time counts
+    towards it); ``strategy`` is the default level (``greedy``, ``random``, ``easy``, ``medium``,
+    ``hard``); ``pool`` runs the searches (a :class:`ThinkPool` of one worker unless given).
+    Raises ``ValueError`` for an unknown strategy or a negative delay.
     """
 
-    def __init__(self, strategy: str = "greedy", delay: float = 0.6, seed: int | None = None) -> None:
+    def __init__(self, strategy: str = "greedy", delay: float = 0.6, seed: int | None = None,
+                 pool: ThinkPool | None = None) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}")
         if delay < 0:
@@ -39,17 +114,24 @@ class BotLauncher:
         self.strategy = strategy
         self.delay = delay
         self._rng = random.Random(seed)
+        self.pool = pool
         self.tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
 
-    async def __call__(self, sess: Any, seat: int) -> None:
-        """Store a bot player, seat it at ``seat`` of table session ``sess`` (one transaction,
-        nothing stored when refused) and start its task.
+    async def __call__(self, sess: Any, seat: int, level: str | None = None, *,
+                       like: str | None = None) -> None:
+        """Store a bot player of ``level`` (default: the level of the computer named ``like``, a
+        rematch's, else the launcher's), seat it at ``seat`` of table session ``sess`` (one
+        transaction, nothing stored when refused), start its task.
 
-        Raises the session's ``Refused`` (``not_open``, ``seat_taken``, ``malformed`` …) unchanged.
+        Raises ``ValueError`` for an unknown level, and the session's ``Refused`` (``not_open``,
+        ``seat_taken``, ``malformed`` …) unchanged.
         """
+        level = level or level_of(like, self.strategy)
+        if level not in STRATEGIES:
+            raise ValueError(f"unknown level {level!r}")
         # Named by seat, like "Seat 2" on the pages, so two computers are told apart. The player
         # is stored only once the seat is known free (a refused request stores nothing).
-        await sess.seat_computer(seat, NAMES[self.strategy].format(n=seat + 1))
+        await sess.seat_computer(seat, NAME.format(n=seat + 1, level=level))
         self.start(sess, seat)
 
     def start(self, sess: Any, seat: int) -> None:
@@ -81,13 +163,15 @@ class BotLauncher:
         return len(rows)
 
     async def stop(self) -> None:
-        """Cancel every bot task (server shutdown)."""
+        """Cancel every bot task and stop the search workers (server shutdown)."""
         tasks = list(self.tasks.values())
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self.pool is not None:
+            self.pool.close()
 
     async def _run(self, sess: Any, seat: int, rng: random.Random) -> None:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -95,10 +179,16 @@ class BotLauncher:
         memory = SeatMemory(seat=seat)
         row = sess.seat_rows.get(seat)
         me = row.player_id if row is not None else None
+        level = level_of(row.name if row is not None else None, self.strategy)
         present = False
         try:
             view = sess.view_for(seat)
             seq = sess.last_seq
+            if view is not None and view.get("phase") != "over":
+                # Started mid-match (a restart): the public events of the deal so far.
+                for _seq, event in await sess.events_after(0):
+                    if _seq <= seq:
+                        memory.on_event(event)
             while True:
                 if view is not None:
                     if not present and sess.status == "playing":
@@ -107,7 +197,7 @@ class BotLauncher:
                     memory.on_view(view)
                     if view.get("phase") == "over":
                         return
-                    await self._move(sess, seat, view, memory, rng, seq)
+                    await self._move(sess, seat, view, memory, rng, seq, level)
                 bundle = await queue.get()
                 if not _still_seated(bundle.get("table") or {}, seat, me):
                     return  # the host removed the computer before the start
@@ -121,14 +211,28 @@ class BotLauncher:
         finally:
             unsubscribe()
 
+    async def _decide(self, view: dict[str, Any], memory: SeatMemory, level: str,
+                      rng: random.Random) -> dict[str, Any] | None:
+        if level not in SEARCHES:
+            return choose(view, memory, level, rng)
+        legal = seat_actions(view, memory)
+        if not legal:
+            return None
+        if self.pool is None:
+            self.pool = ThinkPool()
+        return await self.pool.decide(level, rng.getrandbits(64), view, list(memory.events), legal)
+
     async def _move(self, sess: Any, seat: int, view: dict[str, Any], memory: SeatMemory,
-                    rng: random.Random, seq: int) -> None:
+                    rng: random.Random, seq: int, level: str) -> None:
+        loop = asyncio.get_running_loop()
         for attempt in range(3):
-            action = choose(view, memory, self.strategy, rng)
+            started = loop.time()
+            action = await self._decide(view, memory, level, rng)
             if action is None:
                 return
-            if self.delay:
-                await asyncio.sleep(self.delay)
+            rest = self.delay - (loop.time() - started)
+            if rest > 0:
+                await asyncio.sleep(rest)
             reply, _fresh = await sess.act(seat, f"bot-{seq}-{attempt}", action)
             if reply.get("type") != "error":
                 return

@@ -106,18 +106,7 @@ def choose(view: Json, memory: SeatMemory, strategy: str, rng: random.Random) ->
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
-    info = seat_info(view, memory.events)
-    legal = legal_actions(info)
-    if memory.window is not None and info.turn == info.seat and not any(d["type"] == "claim" for d in legal):
-        # Events that do not reach back to the deal's cut: the window the memory tracked (R19).
-        card, before = memory.window
-        table = list(view.get("table") or [])
-        for cap in legal_captures(parse_card(card), [parse_card(c) for c in before]):
-            codes = [CODE[c] for c in cap]
-            if all(c in table for c in codes):
-                legal.insert(0, {"type": "claim", "card": card, "capture": codes})
-    if memory.no_claim:
-        legal = [d for d in legal if d.get("type") != "claim"]
+    legal = seat_actions(view, memory)
     if not legal:
         return None
     if strategy in LEVELS:
@@ -131,3 +120,20 @@ def choose(view: Json, memory: SeatMemory, strategy: str, rng: random.Random) ->
     else:
         player = make_player(strategy, rng.getrandbits(64))
     return player.choose(view, memory.events, legal)
+
+
+def seat_actions(view: Json, memory: SeatMemory) -> list[Json]:
+    """The action objects the seat may send now, from its view and memory alone (R8–R22)."""
+    info = seat_info(view, memory.events)
+    legal = legal_actions(info)
+    if memory.window is not None and info.turn == info.seat and not any(d["type"] == "claim" for d in legal):
+        # Events that do not reach back to the deal's cut: the window the memory tracked (R19).
+        card, before = memory.window
+        table = list(view.get("table") or [])
+        for cap in legal_captures(parse_card(card), [parse_card(c) for c in before]):
+            codes = [CODE[c] for c in cap]
+            if all(c in table for c in codes):
+                legal.insert(0, {"type": "claim", "card": card, "capture": codes})
+    if memory.no_claim:
+        legal = [d for d in legal if d.get("type") != "claim"]
+    return legal

@@ -46,6 +46,14 @@ class World(Protocol):
         """At the horizon: each seat's reward in [0, 1] (partners share theirs)."""
         ...
 
+    def side(self, seat: int) -> int:
+        """The seat's side (partners share one; a seat alone is its own side)."""
+        ...
+
+    def policy_step(self, rnd: random.Random) -> None:
+        """Apply the opponent model's action for the actor (the game's default policy)."""
+        ...
+
 
 class Model(Protocol):
     """Draws worlds consistent with what the deciding seat knows."""
@@ -77,11 +85,15 @@ class SearchResult:
 
 
 def search(model: Model, *, iterations: int = 1000, seconds: float | None = None, seed: int = 0,
-           exploration: float = 0.7) -> SearchResult:
+           exploration: float = 0.7, model_opponents: bool = True) -> SearchResult:
     """Run ISMCTS from the deciding seat's information set; return the most visited root action.
 
     ``iterations`` caps the iterations; ``seconds`` (optional) caps the wall time. ``exploration``
-    is the UCB1 constant. Raises ``ValueError`` if the deciding seat has no legal action.
+    is the UCB1 constant. With ``model_opponents`` the tree holds only the decisions of the
+    deciding seat's side; the other sides' moves inside the tree are the game's opponent model
+    (:meth:`World.policy_step`): with few iterations per node an opponent's reply expanded at
+    random would make every blunder look safe. Raises ``ValueError`` if the deciding seat has
+    no legal action.
     """
     rng = random.Random(seed)
     rnd = rng.random
@@ -92,6 +104,7 @@ def search(model: Model, *, iterations: int = 1000, seconds: float | None = None
     done = 0
     first = model.determinize(rng)
     root_seat = first.actor()
+    root_side = first.side(root_seat)
     root_actions = list(first.legal())
     if not root_actions:
         raise ValueError("the deciding seat has no legal action")
@@ -109,6 +122,9 @@ def search(model: Model, *, iterations: int = 1000, seconds: float | None = None
             seat = w.actor()
             if seat < 0:
                 break
+            if model_opponents and w.side(seat) != root_side:
+                w.policy_step(rng)
+                continue
             legal = w.legal()
             children = node.children
             untried = [a for a in legal if a not in children]

@@ -28,8 +28,8 @@ class SearchBudget:
 
 
 BUDGETS = {
-    "medium": SearchBudget(iterations=300, seconds=0.5),
-    "hard": SearchBudget(iterations=3000, seconds=0.6),
+    "medium": SearchBudget(iterations=250, seconds=0.25),
+    "hard": SearchBudget(iterations=1500, seconds=0.25),
 }
 
 

@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from dineri.server.auth import COOKIE, Tokens
 from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
-from dineri.server.session import TableSession
 from dineri.settings import Settings
 from dineri.store import repo
 
@@ -25,7 +24,7 @@ class Services:
     sm: sessionmaker[Session]
     tokens: Tokens
     tables: TableService
-    bot_launcher: Callable[[TableSession, int], Awaitable[None]] | None = None
+    bot_launcher: Callable[..., Awaitable[None]] | None = None  # (session, seat, level=None, like=None)
     guests: Window | None = None  # new players per client address (settings.guests_per_minute)
 
 

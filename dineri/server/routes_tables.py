@@ -49,9 +49,10 @@ class StartRequest(_Body):
 
 
 class BotRequest(_Body):
-    """Seat a computer opponent in ``seat``."""
+    """Seat a computer opponent in ``seat``, playing at ``level`` (default: the server's, greedy)."""
 
     seat: int
+    level: Literal["easy", "medium", "hard", "greedy", "random"] | None = None
 
 
 def _refused(e: Refused) -> HTTPException:
@@ -153,7 +154,7 @@ async def seat_bot(table_id: str, body: BotRequest, player: PlayerDep, services:
     if launcher is None:
         raise HTTPException(501, {"code": "not_available", "message": "computer opponents are not available"})
     try:
-        await launcher(sess, body.seat)
+        await launcher(sess, body.seat, body.level)
     except Refused as e:
         raise _refused(e) from None
     return sess.info(with_code=True)
@@ -189,7 +190,7 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
         if created and services.bot_launcher is not None:
             for seat, row in sorted(old.seat_rows.items()):
                 if row.is_bot and seat not in new.seat_rows:
-                    await services.bot_launcher(new, seat)
+                    await services.bot_launcher(new, seat, like=row.name)  # the same level
     except Refused as e:
         raise _refused(e) from None
     # Every player of the finished table gets the rematch table's code: a private rematch table

@@ -160,7 +160,7 @@ class SearchPlayer:
     """
 
     def __init__(self, name: str, *, iterations: int, seconds: float | None = None, seed: int | None = None,
-                 exploration: float = 0.7, redeal_playouts: int = 200, margin: float = 0.03) -> None:
+                 exploration: float = 0.3, redeal_playouts: int = 200, margin: float = 0.03) -> None:
         self.name = name
         self.iterations = iterations
         self.seconds = seconds

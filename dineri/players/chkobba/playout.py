@@ -16,7 +16,19 @@ from collections.abc import Callable
 
 from dineri.players.chkobba.captures import CAPTURES, build
 from dineri.players.chkobba.cards import BIT, KEY, STAT
-from dineri.players.chkobba.sim import ACCEPT, CHOICE, CLAIM, CUT_PHASE, PLAY, REFUSE, SHUFFLE, VOTE, Sim
+from dineri.players.chkobba.sim import (
+    ACCEPT,
+    CHOICE,
+    CLAIM,
+    CUT_PHASE,
+    KEEP,
+    PLAY,
+    REFUSE,
+    SHUFFLE,
+    VOTE,
+    Sim,
+)
+from dineri.players.chkobba.sim import TABLE as TABLE_CHOICE
 
 Random = Callable[[], float]
 #: NEXT[n][seat]: the seat after ``seat`` at an ``n``-seat table (R4).
@@ -289,3 +301,47 @@ def greedy_round_plays(s: Sim, rnd: Random, eps: float = 0.1, log: list[int] | N
     s.table, s.key, s.window, s.turn, s.last, s.pos, s.in_hands = table, key, win, turn, last, pos, 0
     s.started = True
     s.end_round()
+
+
+def greedy_action(s: Sim, seat: int) -> int:
+    """The greedy player's action for ``seat`` now, as an action int (the opponent model of the
+    search): the best claim (R20), else the capture worth most with a chkobba first (R23, R24),
+    else the lay worth least; keep a drawn card worth more than a plain card (R9); refuse a
+    redeal (R10). ``seat`` must have a legal action."""
+    legal = s.legal(seat)
+    if s.phase == CHOICE:
+        return KEEP if WEIGHT[s.drawn] > 1.0 else TABLE_CHOICE
+    if s.phase == VOTE:
+        return REFUSE
+    best, best_w = -1, -1.0
+    final = s.in_hands == 1 and s.pos == len(s.pack)
+    size = len(s.table)
+    lay, lay_cost = -1, 1e9
+    for a in legal:
+        if a < 0:
+            continue
+        c = a & 63
+        taken = (a & (CLAIM - 1)) >> 6
+        if a >= CLAIM:
+            w = 1000.0 + W_OF(taken | BIT[c])  # always claim
+        elif taken:
+            w = W_OF(taken | BIT[c])
+            if taken.bit_count() == size and not final:
+                w += 100.0
+        else:
+            if LAY_COST[c] < lay_cost:
+                lay, lay_cost = a, LAY_COST[c]
+            continue
+        if w > best_w:
+            best, best_w = a, w
+    return best if best >= 0 else lay
+
+
+def W_OF(mask: int) -> float:
+    """The summed :data:`WEIGHT` of a card set."""
+    w = 0.0
+    while mask:
+        low = mask & -mask
+        w += WEIGHT[low.bit_length() - 1]
+        mask ^= low
+    return w

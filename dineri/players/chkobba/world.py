@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from dineri.players.chkobba.determinize import determinize
 from dineri.players.chkobba.info import SeatInfo
-from dineri.players.chkobba.playout import greedy_round_plays, random_round_plays
+from dineri.players.chkobba.playout import greedy_action, greedy_round_plays, random_round_plays
 from dineri.players.chkobba.sim import CHOICE, PLAY, PROPOSE, REFUSE, SHUFFLE, VOTE, Sim
 
 #: Points of difference that make a round worth 0 or 1 (a round gives 4 points and the chkobbas).
@@ -50,6 +50,16 @@ class ChkobbaWorld:
         """Apply one of :meth:`legal` for the actor (R8–R25)."""
         s = self.sim
         s.apply(s.to_act(), action)
+
+    def side(self, seat: int) -> int:
+        """R5: ``seat % 2``."""
+        return seat % 2
+
+    def policy_step(self, rnd: random.Random) -> None:
+        """The opponent model: greedy's action for the actor."""
+        s = self.sim
+        seat = s.to_act()
+        s.apply(seat, greedy_action(s, seat))
 
     def rollout(self, rnd: random.Random) -> None:
         """Play on to the horizon: keep or table at random, refuse a redeal, then random plays."""
@@ -124,6 +134,13 @@ class _RootWorld:
 
     def rewards(self) -> list[float]:
         return self.world.rewards()
+
+    def side(self, seat: int) -> int:
+        return seat % 2
+
+    def policy_step(self, rnd: random.Random) -> None:
+        self.first = False
+        self.world.policy_step(rnd)
 
 
 def continue_value(info: SeatInfo, playouts: int, rnd: random.Random) -> float:
