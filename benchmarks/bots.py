@@ -11,7 +11,9 @@ in one process, one core each), and ends with exactly one line:
 
     LEVEL vs greedy: W/N won (P%, 95% CI L–U%); move time median X s, max Y s
 
-Run it with ``--procs 1`` or 2 on a shared machine, and say how loaded it was.
+Run it with ``--procs 1`` or 2 on a shared machine, and say how loaded it was. ``--untimed``
+drops the levels' time caps (each search then runs its whole iteration budget, as it would on an
+idle core: its strength without the machine's load; the move times are then not the level's).
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_pair(job: tuple[str, int, int, int]) -> tuple[int, list[float], float]:
+def play_pair(job: tuple[str, int, int, int, bool]) -> tuple[int, list[float], float]:
     """Play the two mirrored matches of pair ``i``: LEVEL at seat 0, then at seat 1, on the same
     shuffles. Returns LEVEL's wins, its move times (s) and the CPU seconds the pair took."""
-    level, seed, i, target = job
+    level, seed, i, target, timed = job
     cache: dict[int, list[int]] = {}
 
     def deck(k: int) -> list[int]:
@@ -57,7 +59,7 @@ def play_pair(job: tuple[str, int, int, int]) -> tuple[int, list[float], float]:
     cpu = time.process_time()
     wins, times = 0, []
     for me in (0, 1):
-        mine = make_player(level, seed * 100_003 + i * 2 + me)
+        mine = make_player(level, seed * 100_003 + i * 2 + me, timed=timed)
         greedy = make_player("greedy", seed * 7 + i)
         players = [mine, greedy] if me == 0 else [greedy, mine]
         out = play_match(players, Options(2, target, 1), i % 2, deck)
@@ -73,12 +75,14 @@ def main() -> None:
     p.add_argument("--procs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--target", type=int, default=11, choices=(11, 21, 31))
+    p.add_argument("--untimed", action="store_true", help="no time caps (strength without the load)")
     args = p.parse_args()
     pairs = (args.matches + 1) // 2
-    jobs = [(args.level, args.seed, i, args.target) for i in range(pairs)]
+    jobs = [(args.level, args.seed, i, args.target, not args.untimed) for i in range(pairs)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{args.level} vs greedy: {2 * pairs} matches to {args.target} in {pairs} mirrored pairs, "
-          f"{args.procs} process(es); load average at start {load:.2f} on {os.cpu_count()} cores", flush=True)
+          f"{args.procs} process(es){', untimed' if args.untimed else ''}; "
+          f"load average at start {load:.2f} on {os.cpu_count()} cores", flush=True)
     wins, times, cpu = 0, [], 0.0
     started = time.perf_counter()
     with Pool(args.procs) as pool:

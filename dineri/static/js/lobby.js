@@ -84,6 +84,24 @@
     }).catch(failed($("play-status")));
   });
 
+  // One click (issue 12): a private 1v1 table to 11, the computer seated at the chosen level, started.
+  $("computer-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    if (!me) { $("computer-status").textContent = _("Choose a display name first."); $("name-input").focus(); return; }
+    var level = radio(e.target, "level");
+    var body = { game: "chkobba", options: { seats: 2, target: 11, best_of: 1 }, public: false, clock: 0 };
+    D.api("POST", EP.tables, body).then(function (t) {
+      var path = EP.table.replace("{id}", t.id), seat = { seat: 0 };
+      if (t.code) { seat.code = t.code; }
+      return D.api("POST", path + "/seats", seat)
+        .then(function () { return D.api("POST", path + "/bots", { seat: 1, level: level }); })
+        .then(function () { return D.api("POST", path + "/start", {}); })
+        .then(function () {
+          location.href = "/t/" + encodeURIComponent(t.id) + (t.code ? "?code=" + encodeURIComponent(t.code) : "");
+        });
+    }).catch(function (err) { $("computer-status").textContent = explain(err); });
+  });
+
   $("join-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var raw = $("join-input").value.trim();
