@@ -13,12 +13,17 @@ from dineri.store import hooks
 def install(app: FastAPI, services: Services) -> None:
     """Register the rating hook (the result's transaction), the accounts' state and routers, and
     the pages (``/p/{name}``, ``/account``, ``/ratings``, ``/play``, ``/watch``)."""
+    from dineri.accounts.matcher import QuickMatch
     from dineri.accounts.security import LoginLimits
-    from dineri.server import routes_accounts
+    from dineri.accounts.watch import Watchers
+    from dineri.server import routes_accounts, routes_quick
 
     settings = services.settings
     hooks.on_result(rate_match)
     admin = AdminAuth(settings.admin_token, settings.resolved_secret()) if settings.admin_token else None
     app.state.accounts = routes_accounts.AccountServices(
         limits=LoginLimits(settings.logins_per_minute, settings.login_failures_per_account), admin=admin)
+    app.state.quick = QuickMatch(services)
+    app.state.watchers = Watchers()
     app.include_router(routes_accounts.router)
+    app.include_router(routes_quick.router)

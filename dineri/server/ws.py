@@ -386,6 +386,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     registry = _player_sockets(ws, settings.messages_per_second)
     key = (table_id, player_id) if player_id is not None else None
     limit = registry.add(key, conn) if key is not None else RateLimit(settings.messages_per_second)
+    watchers = getattr(ws.app.state, "watchers", None)  # spectator counts (issue 14: accounts/watch.py)
+    watching = watchers.add(table_id, player_id) if watchers is not None else 0
     try:
         while not conn.dropped:
             message = await ws.receive()
@@ -419,6 +421,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         unsubscribe()
         if key is not None:
             registry.remove(key, conn)
+        if watchers is not None:
+            watchers.remove(table_id, watching)
         await client.close()
         await conn.stop()
         if ws.client_state == WebSocketState.CONNECTED:
