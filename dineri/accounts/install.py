@@ -27,3 +27,8 @@ def install(app: FastAPI, services: Services) -> None:
     app.state.watchers = Watchers()
     app.include_router(routes_accounts.router)
     app.include_router(routes_quick.router)
+    try:
+        from dineri.accounts.pages import mount_pages
+    except ImportError:  # the browser pages are optional
+        return
+    mount_pages(app, services)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -82,8 +83,15 @@ class Site:
             assert r.status_code == 200, r.text
         r = self.call("POST", f"/api/tables/{table['id']}/start", players[0], json={"first_dealer": 0})
         assert r.status_code == 200, r.text
-        asyncio.run(_forfeit(self.server, table["id"], players[loser_seat]["token"]))
+        forfeit(self.server, table["id"], players[loser_seat]["token"])
         return table
+
+
+def forfeit(server: Server, table_id: str, token: str) -> None:
+    """The player of ``token`` forfeits (R33) over a real table socket; run in a thread of its
+    own, so it also works beside Playwright's event loop."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _forfeit(server, table_id, token)).result()
 
 
 async def _forfeit(server: Server, table_id: str, token: str) -> None:

@@ -180,3 +180,33 @@ def test_mute_a_player(site: Site) -> None:
     assert site.call("POST", "/api/mutes", a, json={"player_id": "nobody"}).status_code == 404
     r = site.call("POST", "/api/mutes", a, json={"player_id": b["id"], "muted": False})
     assert r.json() == {"muted": []}
+
+
+def test_record_and_replay_of_a_private_match_are_for_its_players(site: Site) -> None:
+    a, b = site.account(_name("Rec")), site.account(_name("Ord"))
+    site.play([a, b], loser_seat=1, public=False)
+    [m] = site.call("GET", f"/api/accounts/{a['name']}", a).json()["matches"]
+    path = f"/api/matches/{m['match']}/record"
+    assert site.http.get(path).status_code == 404
+    assert site.call("GET", path, site.guest("Stranger")).status_code == 404
+    r = site.call("GET", path, b)
+    assert r.status_code == 200 and r.json()["players"] == [a["name"], b["name"]]
+    assert "attachment" in r.headers["content-disposition"]
+    assert site.http.get(f"/matches/{m['match']}").status_code == 404
+    page = site.call("GET", f"/matches/{m['match']}", a)
+    assert page.status_code == 200 and a["name"] in page.text
+
+
+def test_pages_render(site: Site) -> None:
+    p = site.account(_name("Page"))
+    site.play([p, site.guest("Opp")], loser_seat=0)
+    page = site.http.get(f"/p/{p['name']}")
+    assert page.status_code == 200 and "Opp" in page.text and 'data-outcome="lost"' in page.text
+    assert "dineri_csrf" in page.headers["set-cookie"]
+    moved = site.http.get(f"/p/{p['name'].upper()}", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == f"/p/{p['name']}"
+    assert site.http.get("/p/nobody-here").status_code == 404
+    fr = site.http.get("/ratings?mode=chkobba-2v2", headers={"Accept-Language": "fr"})
+    assert fr.status_code == 200 and "Classements" in fr.text
+    for path in ("/account", "/play", "/watch"):
+        assert site.http.get(path).status_code == 200

@@ -285,8 +285,9 @@
       case "player_away": return ev.seat !== S.seat ? fmt(_("{name} is away."), { name: who }) : null;
       case "player_back": return ev.seat !== S.seat ? fmt(_("{name} is back."), { name: who }) : null;
       // Both the name and the text are isolated (<bdi>), so a French "!" stays at the end of its
-      // line in the Arabic log, and an Arabic line keeps its own order in a French page.
-      case "chat": return el("li", { class: "chat-line" }, [el("bdi", { text: ev.name }), ": ", el("bdi", { text: ev.text })]);
+      // line in the Arabic log, and an Arabic line keeps its own order in a French page. A line of a
+      // player this one muted is not shown (Dineri.chatMuted: js/accounts/table-extras.js).
+      case "chat": return D.chatMuted && D.chatMuted(ev) ? null : el("li", { class: "chat-line" }, [el("bdi", { text: ev.name }), ": ", el("bdi", { text: ev.text })]);
       case "rematch": return fmt(_("{name} asks for a rematch."), { name: who });
       default: return null;
     }
