@@ -16,13 +16,13 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.orm import Session
 
-from dineri.accounts import history, passwords
+from dineri.accounts import passwords
 from dineri.accounts import store as accounts
 from dineri.accounts.names import NameError_, check_username, name_key
+from dineri.accounts.profile import profile, rating_json
 from dineri.accounts.security import LoginLimits, check_csrf, csrf_token, set_csrf
 from dineri.accounts.tables import rated_info
 from dineri.admin.auth import AdminAuth
-from dineri.ratings.glicko2 import Glicko
 from dineri.ratings.modes import MODES
 from dineri.server.auth import COOKIE
 from dineri.server.deps import MaybePlayerDep, PlayerDep, Services, ServicesDep
@@ -141,11 +141,6 @@ def _password(raw: str) -> str:
         raise _fail("malformed", str(e), 422) from None
 
 
-def _rating_json(r: Any) -> dict[str, Any]:
-    g = Glicko(r.rating, r.rd, r.vol)
-    return {"rating": round(r.rating), "rd": round(r.rd), "provisional": g.provisional, "games": r.games}
-
-
 @router.get("/accounts/csrf")
 async def csrf(request: Request, response: Response) -> dict[str, str]:
     """The CSRF token for ``X-CSRF-Token`` (also set as the ``dineri_csrf`` cookie)."""
@@ -223,7 +218,7 @@ async def account_me(player: PlayerDep, services: ServicesDep) -> dict[str, Any]
             return {"id": player.id, "name": player.name, "username": None}
         rows = accounts.ratings_of(s, [player.id]).get(player.id, {})
         return {"id": player.id, "name": player.name, "username": acc.username, "hidden": acc.hidden,
-                "ratings": {m: _rating_json(r) for m, r in rows.items()}}
+                "ratings": {m: rating_json(r) for m, r in rows.items()}}
     return await _tx(services, read)
 
 
@@ -281,23 +276,6 @@ async def privacy(body: Privacy, player: PlayerDep, services: ServicesDep) -> di
     return {"hidden": await _tx(services, write)}
 
 
-def profile(s: Session, username: str, viewer_id: str | None) -> dict[str, Any] | None:
-    """The player page's data for ``username`` (``None``: no such account, or hidden from this
-    viewer): ``{"id", "username", "hidden", "self", "ratings", "counts", "matches"}``."""
-    acc = accounts.by_username(s, username)
-    if acc is None:
-        return None
-    own = viewer_id == acc.player_id
-    if acc.hidden and not own:
-        return None
-    every = history.matches_of(s, acc.player_id, with_private=own, limit=None)
-    rows = accounts.ratings_of(s, [acc.player_id]).get(acc.player_id, {})
-    return {"id": acc.player_id, "username": acc.username, "hidden": acc.hidden, "self": own,
-            "banned": acc.banned_reason is not None,
-            "ratings": {m: _rating_json(r) for m, r in rows.items()},
-            "counts": history.counts(every), "matches": [m.to_json() for m in every[:100]]}
-
-
 @router.get("/accounts/{username}")
 async def account_page(username: str, player: MaybePlayerDep, services: ServicesDep) -> dict[str, Any]:
     """A player's page data: ratings, win/loss counts per mode, the latest 100 finished matches
@@ -318,7 +296,7 @@ async def leaderboard(mode: str, services: ServicesDep) -> dict[str, Any]:
         raise _fail("not_found", "no such rating mode", 404)
 
     def read(s: Session) -> list[dict[str, Any]]:
-        return [{"username": a.username, **_rating_json(r)} for a, r in accounts.leaderboard(s, mode)]
+        return [{"username": a.username, **rating_json(r)} for a, r in accounts.leaderboard(s, mode)]
     return {"mode": mode, "players": await _tx(services, read)}
 
 
