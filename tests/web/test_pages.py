@@ -73,7 +73,8 @@ def test_table_page_loads_its_game_module(client: TestClient) -> None:
     html = client.get("/t/Ab_3-x").text
     assert _config(html)["game"] == "chkobba"
     scripts = re.findall(r'<script src="/static/js/([\w/.-]+)"', html)
-    assert scripts == ["common.js", "net.js", "motion.js", "games/chkobba.js", "table-shell.js"]
+    assert scripts == ["common.js", "net.js", "motion.js", "games/chkobba.js", "table-shell.js",
+                       "accounts/accounts.js", "accounts/table-extras.js"]  # ratings, watchers (issue 14)
     assert page_game("chkobba") == "chkobba"
     assert page_game(None) == page_game("no_such_game") == page_game("../base") == "chkobba"
 

@@ -57,21 +57,27 @@
     });
   }
 
+  // Only public tables have watcher counts and ratings here (private ones answer 404, which the
+  // browser would log as an error).
   function refresh() {
-    A.call("GET", "/api/tables/" + encodeURIComponent(id) + "/watchers").then(function (w) {
-      document.getElementById("watchers").textContent =
-        fmt(ngettext("{n} watching", "{n} watching", w.spectators), { n: w.spectators });
-    }, function () { /* private table: no count */ });
     A.call("GET", "/api/tables/" + encodeURIComponent(id) + (code ? "?code=" + encodeURIComponent(code) : ""))
-      .then(function (t) { table = t; return A.call("GET", "/api/tables/" + encodeURIComponent(id) + "/rated"); })
-      .then(function (r) {
-        rated = r;
-        document.getElementById("rated-badge").textContent = r.rated ? _("Rated match") : "";
-        var host = me && me.username && table && table.host_id === me.id && table.status === "open";
-        document.getElementById("rated-toggle").hidden = !host;
-        document.getElementById("rated-input").checked = !!r.rated;
-        decorate(); muteButtons();
-      }, function () { /* private or gone */ });
+      .then(function (t) {
+        table = t;
+        if (!t.public) { muteButtons(); return null; }
+        A.call("GET", "/api/tables/" + encodeURIComponent(id) + "/watchers").then(function (w) {
+          document.getElementById("watchers").textContent =
+            fmt(ngettext("{n} watching", "{n} watching", w.spectators), { n: w.spectators });
+        }, function () { /* gone */ });
+        return A.call("GET", "/api/tables/" + encodeURIComponent(id) + "/rated").then(function (r) {
+          rated = r;
+          document.getElementById("rated-badge").textContent = r.rated ? _("Rated match") : "";
+          var host = me && me.username && t.host_id === me.id && t.status === "open";
+          document.getElementById("rated-toggle").hidden = !host;
+          document.getElementById("rated-input").checked = !!r.rated;
+          decorate(); muteButtons();
+        });
+      })
+      .catch(function () { /* no such table: the shell says so */ });
   }
 
   document.getElementById("rated-input").addEventListener("change", function (e) {
@@ -79,10 +85,16 @@
   });
   new MutationObserver(decorate).observe(document.body, { childList: true, subtree: true });
 
+  var named = false;
+  try { named = localStorage.getItem("dineri_named") === "1"; } catch (e) { named = false; }
   A.call("GET", "/api/accounts/csrf").then(function (c) { D.config.csrf = c.csrf; });
-  A.call("GET", "/api/accounts/me").then(function (m) {
-    me = m;
-    return A.call("GET", "/api/mutes");
-  }).then(function (r) { r.muted.forEach(function (p) { muted[p] = true; }); refresh(); }, refresh);
+  if (named) {
+    A.call("GET", "/api/accounts/me").then(function (m) {
+      me = m;
+      return A.call("GET", "/api/mutes");
+    }).then(function (r) { r.muted.forEach(function (p) { muted[p] = true; }); refresh(); }, refresh);
+  } else {
+    refresh();
+  }
   window.setInterval(refresh, 5000);
 })();
