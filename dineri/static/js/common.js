@@ -75,6 +75,8 @@
     internal: _("Something went wrong. Try again.")
   };
   function explain(code) { return ERRORS[code] || _("Something went wrong. Try again."); }
+  /** A game module adds the explanations of its own rule codes (its record page's codes). */
+  function addErrors(map) { Object.keys(map).forEach(function (k) { ERRORS[k] = map[k]; }); }
 
   // Card names (R1, R3). Each full name is its own catalogue entry, so every language
   // words it its own way ("7 of diamonds", "7 de carreau", "سبعة ديناري").
@@ -220,7 +222,7 @@
   };
 
   window.Dineri = {
-    whoAmI: whoAmI, setName: setName, explain: explain, ERROR_CODES: Object.keys(ERRORS),
+    whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
     _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, api: api, RANKS: RANKS, SUITS: SUITS, games: games
