@@ -17,10 +17,13 @@ the slots other seats filled with a card taken from the discard pile (G9, face u
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dineri.golf4 import CODE, VALUE, parse_card
+from dineri.players.base import PlayerError, check_json
 
 Json = dict[str, Any]
 _VALUE_OF = {c: VALUE[i] for i, c in enumerate(CODE)}
@@ -171,3 +174,86 @@ def _should_knock(memory: Golf4Memory) -> bool:
         return False
     others = [memory.estimate(s) for s in range(memory.seats) if s != memory.seat]
     return all(o > mine - KNOCK_MARGIN for o in others)
+
+
+def _need(legal: Sequence[Json]) -> None:
+    if not legal:
+        raise PlayerError("no legal action to choose from")
+
+
+def _plain(legal: Sequence[Json]) -> list[Json]:
+    return [dict(a) for a in legal if a.get("type") != "forfeit"] or [dict(a) for a in legal]
+
+
+class BasicPlayer:
+    """The golf4 player of :class:`dineri.players.base.Player`: it rebuilds its memory from the
+    events its seat saw (its own private ``peek_cards`` included) and its current view, and keeps
+    one thing between calls: the card it drew from the stock, as its view showed it (G8), so it
+    knows that card once it swaps it in. ``mistakes`` is the share of moves it plays at random
+    among the legal ones (0 for ``basic``), never a knock or a forfeit."""
+
+    def __init__(self, name: str = "basic", seed: int | None = None, mistakes: float = 0.0) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.mistakes = mistakes
+        self.drawn: dict[int, str] = {}  # turn number (``turn`` events seen) -> the card drawn then
+
+    def choose(self, view: Json, events: Sequence[Json], legal: Sequence[Json]) -> Json:
+        """See :class:`dineri.players.base.Player`."""
+        check_json(view, "view")
+        check_json(list(events), "events")
+        _need(legal)
+        seat = view.get("seat")
+        if not isinstance(seat, int):
+            raise PlayerError("a golf4 player needs its seat's view")
+        memory = Golf4Memory(seat, len(view.get("totals") or []) or 2)
+        turns = 0
+        for ev in events:
+            if ev.get("type") == "turn":
+                turns += 1
+            if ev.get("type") == "swap" and ev.get("seat") == seat and ev.get("from") == "stock":
+                memory.held = self.drawn.get(turns)
+            memory.on_event(ev)
+        if view.get("held"):
+            self.drawn[turns] = view["held"]
+        doc = choose(memory, view)
+        plain = _plain(legal)
+        if self.mistakes and self.rng.random() < self.mistakes:
+            safe = [a for a in plain if a.get("type") != "knock"] or plain
+            return dict(self.rng.choice(safe))
+        if doc is not None and doc in plain:
+            return dict(doc)
+        return dict(plain[0])
+
+
+class RandomPlayer:
+    """A uniformly random legal action (never a forfeit, knocks rarely so rounds end)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Json, events: Sequence[Json], legal: Sequence[Json]) -> Json:
+        """See :class:`dineri.players.base.Player`."""
+        check_json(view, "view")
+        _need(legal)
+        plain = _plain(legal)
+        knocks = [a for a in plain if a.get("type") == "knock"]
+        if knocks and self.rng.random() < 0.1:
+            return dict(knocks[0])
+        rest = [a for a in plain if a.get("type") != "knock"] or plain
+        return dict(self.rng.choice(rest))
+
+
+def make_player(name: str, seed: int | None = None) -> BasicPlayer | RandomPlayer:
+    """A golf4 player for a strategy or level name: ``random``; ``easy`` (basic with a random move
+    one time in four); ``greedy``, ``medium``, ``hard`` and ``basic`` (the memory player above).
+    Raises ``ValueError`` for another name."""
+    if name == "random":
+        return RandomPlayer(seed)
+    if name == "easy":
+        return BasicPlayer("easy", seed, mistakes=0.25)
+    if name in ("basic", "greedy", "medium", "hard"):
+        return BasicPlayer(name, seed)
+    raise ValueError(f"unknown golf4 player {name!r}")
