@@ -198,13 +198,13 @@ class BasicPlayer:
         self.mistakes = mistakes
         self.drawn: dict[int, str] = {}  # turn number (``turn`` events seen) -> the card drawn then
 
-    def choose(self, view: Json, events: Sequence[Json], legal: Sequence[Json]) -> Json:
-        """See :class:`dineri.players.base.Player`."""
+    def remember(self, view: Json, events: Sequence[Json]) -> Golf4Memory:
+        """The memory rebuilt from the seat's events and view (and the cards it drew). Raises
+        :class:`PlayerError` for input that is not a golf4 seat's JSON."""
         check_json(view, "view")
         check_json(list(events), "events")
-        _need(legal)
         seat = view.get("seat")
-        if not isinstance(seat, int):
+        if not isinstance(seat, int) or isinstance(seat, bool):
             raise PlayerError("a golf4 player needs its seat's view")
         memory = Golf4Memory(seat, len(view.get("totals") or []) or 2)
         turns = 0
@@ -216,6 +216,13 @@ class BasicPlayer:
             memory.on_event(ev)
         if view.get("held"):
             self.drawn[turns] = view["held"]
+        memory.on_view(view)
+        return memory
+
+    def choose(self, view: Json, events: Sequence[Json], legal: Sequence[Json]) -> Json:
+        """See :class:`dineri.players.base.Player`."""
+        _need(legal)
+        memory = self.remember(view, events)
         doc = choose(memory, view)
         plain = _plain(legal)
         if self.mistakes and self.rng.random() < self.mistakes:

@@ -39,6 +39,10 @@ def make_player(name: str, seed: int | None = None, *, timed: bool = True, game:
 
     Raises ``ValueError`` for an unknown name or game.
     """
+    if game == "golf4":
+        from dineri.players.golf4_basic import make_player as golf4_player
+
+        return golf4_player(name, seed)
     if game != "chkobba":
         raise ValueError(f"no computer players for {game!r} yet")
     from dineri.players.chkobba import players as p

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from dineri.games.golf4 import Golf4Game
 from dineri.golf4 import (
     CODE,
     FULL_DECK,
@@ -22,7 +23,9 @@ from dineri.golf4 import (
     peek_slots,
     seat_view,
 )
+from dineri.players.base import PlayerError
 from dineri.players.golf4_basic import Golf4Memory, choose
+from dineri.players.levels import make_player
 
 
 def _deck(rng: random.Random) -> tuple[int, ...]:
@@ -124,3 +127,74 @@ def test_the_bot_beats_random_play() -> None:
         diff += state.totals[1 - bot] - state.totals[bot]
         wins += bot in (state.winners or ())
     assert wins >= 10 and diff > 0
+
+
+def _adapter_match(seats: int, seed: int, names: list[str]) -> tuple[object, list[object]]:
+    """A match through the games interface where each seat is ``make_player(names[seat])``, fed
+    only its own view, the public events and its own private events, as a bot at a table is."""
+    rng = random.Random(seed)
+    game = Golf4Game()
+    match, events = game.new_match({"seats": seats}, [f"p{s}" for s in range(seats)],
+                                   first_dealer=rng.randrange(seats))
+    players = [make_player(names[s], seed + s, game="golf4") for s in range(seats)]
+    seen: list[list[dict]] = [list(events) for _ in range(seats)]
+    for _ in range(100000):
+        if match.over:
+            return match, players
+        if match.needs_deck():
+            match, events = match.add_deck()
+            private: dict[int, list[dict]] = {}
+        elif (imm := match.immediate_action()) is not None:
+            match, events = match.apply(imm[0], imm[1], auto=True)
+            private = match.private_events()
+        else:
+            seat = rng.choice(match.waiting_for())
+            action = players[seat].choose(match.seat_view(seat), seen[seat], match.legal_actions(seat))
+            assert action in match.legal_actions(seat)
+            match, events = match.apply(seat, action)
+            private = match.private_events()
+        for s in range(seats):
+            seen[s] += events + private.get(s, [])
+    raise AssertionError("no end")
+
+
+def test_players_on_the_player_interface_finish_matches_through_the_adapter() -> None:
+    match, players = _adapter_match(5, 3, ["basic", "easy", "random", "medium", "hard"])
+    assert match.over and match.result()["winners"]  # type: ignore[attr-defined]
+    assert [p.name for p in players] == ["basic", "easy", "random", "medium", "hard"]  # type: ignore[attr-defined]
+    with pytest.raises(ValueError):
+        make_player("grandmaster", 1, game="golf4")
+
+
+def test_the_basic_player_beats_random_through_the_adapter() -> None:
+    lower = 0
+    for seed in range(6):
+        match, _ = _adapter_match(2, 50 + seed, ["basic", "random"] if seed % 2 else ["random", "basic"])
+        totals = match.result()["totals"]  # type: ignore[attr-defined]
+        bot = 0 if seed % 2 else 1
+        lower += totals[bot] < totals[1 - bot]
+    assert lower >= 5
+
+
+def test_the_player_interface_bot_remembers_the_card_it_drew_and_swapped_in() -> None:
+    from dineri.players.golf4_basic import BasicPlayer
+
+    bot = BasicPlayer("basic", 1)
+    events = [{"type": "deal", "round": 1, "dealer": 1, "discard": "5D", "stock_left": 43},
+              {"type": "peek", "seat": 0, "auto": False},
+              {"type": "peek_cards", "slots": {"2": "9S", "3": "QC"}},
+              {"type": "skip_peek", "seat": 1, "auto": False}, {"type": "turn", "seat": 0},
+              {"type": "draw", "seat": 0, "stock_left": 42, "auto": False}]
+    view = {"seat": 0, "held": "AH", "phase": "play", "round": 1, "turn": 0, "totals": [0, 0],
+            "holding": {"from": "stock"}, "peeks": ["peek", "skip"], "knocker": None, "stock_left": 42,
+            "discard_top": "5D"}
+    legal = [{"type": "swap", "slot": k} for k in range(4)] + [{"type": "discard"}]
+    assert bot.choose(view, events, legal) == {"type": "swap", "slot": 3}  # the queen is its worst card
+    events += [{"type": "swap", "seat": 0, "slot": 3, "from": "stock", "card": "QC", "auto": False},
+               {"type": "turn", "seat": 1}]
+    later = {**view, "held": None, "holding": None, "turn": 1, "discard_top": "QC"}
+    assert bot.remember(later, events).known[0] == [None, None, "9S", "AH"]
+    fresh = BasicPlayer("basic", 1)  # a restarted bot never saw the drawn card: it is unknown
+    assert fresh.remember(later, events).known[0] == [None, None, "9S", None]
+    with pytest.raises(PlayerError):
+        bot.choose(view, events, [])
