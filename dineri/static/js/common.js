@@ -75,8 +75,6 @@
     internal: _("Something went wrong. Try again.")
   };
   function explain(code) { return ERRORS[code] || _("Something went wrong. Try again."); }
-  /** A game module adds the explanations of its own rule codes (its record page's codes). */
-  function addErrors(map) { Object.keys(map).forEach(function (k) { ERRORS[k] = map[k]; }); }
 
   // Card names (R1, R3). Each full name is its own catalogue entry, so every language
   // words it its own way ("7 of diamonds", "7 de carreau", "سبعة ديناري").
@@ -220,6 +218,9 @@
     register: function (name, module) { registered[name] = module; return module; },
     get: function (name) { return registered[name] || null; }
   };
+
+  /** A game module adds the explanations of its own rule codes (its record page's codes). */
+  function addErrors(map) { Object.keys(map).forEach(function (k) { ERRORS[k] = map[k]; }); }
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
