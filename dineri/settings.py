@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     logins_per_minute: int = Field(default=10, ge=0, description="sign-in attempts per address a minute")
     login_failures_per_account: int = Field(default=10, ge=0,
                                             description="failed sign-ins per account in 15 minutes")
+    chat_lines_per_minute: int = Field(default=20, ge=0,
+                                       description="chat lines per player per table a minute (0 = no limit)")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -17,6 +17,7 @@ def install(app: FastAPI, services: Services) -> None:
     from dineri.accounts.security import LoginLimits
     from dineri.accounts.watch import Watchers
     from dineri.server import routes_accounts, routes_quick
+    from dineri.server.ratelimit import Window
 
     settings = services.settings
     hooks.on_result(rate_match)
@@ -25,6 +26,7 @@ def install(app: FastAPI, services: Services) -> None:
         limits=LoginLimits(settings.logins_per_minute, settings.login_failures_per_account), admin=admin)
     app.state.quick = QuickMatch(services)
     app.state.watchers = Watchers()
+    app.state.chat_lines = Window(settings.chat_lines_per_minute, 60.0)  # read by the table socket
     app.include_router(routes_accounts.router)
     app.include_router(routes_quick.router)
     try:

@@ -23,6 +23,9 @@ PUNCTUATION = "_-."
 RESERVED = ("admin", "administrator", "root", "system", "moderator", "mod", "dineri", "support",
             "staff", "server", "deleted", "deleted player", "deleted_player", "computer", "bot",
             "guest", "anonymous", "null", "none", "me")
+#: Official-looking names no guest may be shown under either (a subset of :data:`RESERVED`).
+DISPLAY_RESERVED = ("admin", "administrator", "root", "system", "moderator", "mod", "dineri", "support",
+                    "staff", "server", "deleted player")
 #: The name a deleted account's player is shown under.
 DELETED_NAME = "deleted player"
 
@@ -96,4 +99,17 @@ def check_username(raw: object) -> str:
     key = name_key(name)
     if any(key == name_key(r) for r in RESERVED):
         raise NameError_("reserved", "this username is reserved")
+    return name
+
+
+def check_display_name(name: str) -> str:
+    """A guest's display name (already trimmed and checked for length and control characters
+    by ``clean_name``) must not be an official-looking name (:data:`DISPLAY_RESERVED`) or a
+    look-alike of one, nor mix scripts with look-alike letters. Returns ``name``; raises
+    :class:`NameError_` (``reserved``, ``confusable``)."""
+    if confusables.is_dangerous(name):
+        raise NameError_("confusable", "the name mixes scripts with look-alike letters")
+    key = name_key(name)
+    if any(key == name_key(r) for r in DISPLAY_RESERVED):
+        raise NameError_("reserved", "this name is reserved")
     return name

@@ -7,6 +7,7 @@ import asyncio
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict
 
+from dineri.accounts.names import NameError_, check_display_name
 from dineri.server.auth import COOKIE, clean_name
 from dineri.server.deps import PlayerDep, ServicesDep
 from dineri.store import repo
@@ -36,7 +37,9 @@ async def create_player(body: NewPlayer, request: Request, response: Response, s
     ``422 malformed`` for a bad name; ``429 rate_limited`` beyond ``guests_per_minute`` new
     players from one client address (guests are free: unlimited ones could flood the lobby)."""
     try:
-        name = clean_name(body.name)
+        name = check_display_name(clean_name(body.name))  # reserved and look-alike names: issue 14
+    except NameError_ as e:
+        raise HTTPException(422, {"code": e.code, "message": str(e)}) from None
     except ValueError as e:
         raise HTTPException(422, {"code": "malformed", "message": str(e)}) from None
     address = request.client.host if request.client else "?"

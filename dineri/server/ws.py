@@ -328,6 +328,11 @@ class TableClient:
                 self.conn.send({"type": "error", "id": msg.id, "code": "not_seated",
                                 "message": "spectators cannot chat"})
                 return
+            lines = getattr(self.conn.ws.app.state, "chat_lines", None)  # issue 14: chat rate
+            if lines is not None and not lines.hit(f"{self.sess.id}:{self.player_id}"):
+                self.conn.send({"type": "error", "id": msg.id, "code": "rate_limited",
+                                "message": "too many chat lines; wait a moment"})
+                return
             await self.sess.chat(seat, msg.text)
 
     async def close(self) -> None:

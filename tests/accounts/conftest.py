@@ -4,6 +4,7 @@ schema), a REST helper with accounts, and a match played to its end over the tab
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,17 +20,26 @@ from tests.server.harness import Client, Server
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL schema in database ``test``, dropped afterwards."""
+@contextlib.contextmanager
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema in database ``test`` (its URL), dropped afterwards."""
     schema = "t_" + secrets.token_hex(6)
     admin = make_engine(PG)
     with admin.begin() as c:
         c.execute(text(f"CREATE SCHEMA {schema}"))
-    yield f"{PG}?options=-csearch_path%3D{schema}"
-    with admin.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+    try:
+        yield f"{PG}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as c:
+            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL schema in database ``test``, dropped afterwards."""
+    with pg_schema() as url:
+        yield url
 
 
 class Site:
@@ -103,14 +113,18 @@ async def _forfeit(server: Server, table_id: str, token: str) -> None:
         await c.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One testing server per module on SQLite."""
-    db = tmp_path_factory.mktemp("acc") / "dineri.db"
-    srv = Server(f"sqlite:///{db}", DINERI_ADMIN_TOKEN="admin-secret-token-1234",
-                 DINERI_LOGINS_PER_MINUTE="1000").start()
-    yield srv
-    srv.stop()
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One testing server per module and database (SQLite, then PostgreSQL in its own schema)."""
+    with contextlib.ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path_factory.mktemp('acc') / 'dineri.db'}"
+        else:
+            url = stack.enter_context(pg_schema())
+        srv = Server(url, DINERI_ADMIN_TOKEN="admin-secret-token-1234",
+                     DINERI_LOGINS_PER_MINUTE="1000").start()
+        stack.callback(srv.stop)
+        yield srv
 
 
 @pytest.fixture(scope="module")

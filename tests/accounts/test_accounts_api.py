@@ -210,3 +210,11 @@ def test_pages_render(site: Site) -> None:
     assert fr.status_code == 200 and "Classements" in fr.text
     for path in ("/account", "/play", "/watch"):
         assert site.http.get(path).status_code == 200
+
+
+def test_guest_names_that_look_official_are_refused(site: Site) -> None:
+    for bad, code in (("Admin", "reserved"), ("  MODERATOR ", "reserved"), ("dineri", "reserved"),
+                      ("Ѕupport", "confusable"), ("pаypal", "confusable")):
+        r = site.http.post("/api/players", json={"name": bad})
+        assert r.status_code == 422 and r.json()["detail"]["code"] == code, bad
+    assert site.http.post("/api/players", json={"name": "Amira B"}).status_code == 201

@@ -45,3 +45,14 @@ def test_passwords_are_argon2id_and_verified() -> None:
     assert passwords.hash_password("correct horse") != h  # salted
     with pytest.raises(ValueError):
         passwords.check_password("short")
+
+
+def test_guest_display_names_refuse_reserved_and_look_alikes() -> None:
+    from dineri.accounts.names import check_display_name
+
+    assert check_display_name("Amira B") == "Amira B"  # spaces are fine in a display name
+    assert check_display_name("Guest") == "Guest"  # only official-looking names are reserved
+    for bad, code in (("Admin", "reserved"), ("ADMlN", "reserved"), ("pаypal", "confusable")):
+        with pytest.raises(NameError_) as e:
+            check_display_name(bad)
+        assert e.value.code == code

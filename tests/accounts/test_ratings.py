@@ -22,14 +22,14 @@ from dineri.store import hooks, repo
 from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import MatchResult
 from tests.accounts.conftest import Site
-from tests.server.harness import Server
 
 
 def _name(prefix: str) -> str:
     return prefix + secrets.token_hex(3)
 
 
-def _check_rated_match(site: Site) -> None:
+def test_a_rated_match_between_accounts_moves_both_ratings_as_glicko2_says(site: Site) -> None:
+    """On SQLite and PostgreSQL (the ``site`` fixture runs on both)."""
     a, b = site.account(_name("Ana")), site.account(_name("Bel"))
     site.play([a, b], loser_seat=1, rated=True)
     won, lost = update(Glicko(), [(Glicko(), 1.0)]), update(Glicko(), [(Glicko(), 0.0)])
@@ -48,22 +48,6 @@ def _check_rated_match(site: Site) -> None:
     mine = [p["username"] for p in board if p["username"] in (a["name"], b["name"])]
     a2 = update(won, [(lost, 0.0)])
     assert mine == ([b["name"], a["name"]] if b2.rating > a2.rating else [a["name"], b["name"]])
-
-
-def test_a_rated_match_between_accounts_moves_both_ratings_as_glicko2_says(site: Site) -> None:
-    _check_rated_match(site)
-
-
-@pytest.mark.postgres
-@pytest.mark.timeout(120)
-def test_rated_match_on_postgresql(pg_url: str) -> None:
-    srv = Server(pg_url).start()
-    site = Site(srv)
-    try:
-        _check_rated_match(site)
-    finally:
-        site.http.close()
-        srv.stop()
 
 
 def test_unrated_tables_and_guests_are_not_rated(site: Site) -> None:
