@@ -43,9 +43,10 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_pair(job: tuple[str, int, int, int, bool]) -> tuple[int, list[float], float]:
+def play_pair(job: tuple[str, int, int, int, bool]) -> tuple[int, list[float], float, list[float]]:
     """Play the two mirrored matches of pair ``i``: LEVEL at seat 0, then at seat 1, on the same
-    shuffles. Returns LEVEL's wins, its move times (s) and the CPU seconds the pair took."""
+    shuffles. Returns LEVEL's wins, its move times (s, wall), the CPU seconds the pair took and
+    LEVEL's CPU seconds per move."""
     level, seed, i, target, timed = job
     cache: dict[int, list[int]] = {}
 
@@ -57,7 +58,7 @@ def play_pair(job: tuple[str, int, int, int, bool]) -> tuple[int, list[float], f
         return cache[k]
 
     cpu = time.process_time()
-    wins, times = 0, []
+    wins, times, cpu_moves = 0, [], []
     for me in (0, 1):
         mine = make_player(level, seed * 100_003 + i * 2 + me, timed=timed)
         greedy = make_player("greedy", seed * 7 + i)
@@ -65,7 +66,8 @@ def play_pair(job: tuple[str, int, int, int, bool]) -> tuple[int, list[float], f
         out = play_match(players, Options(2, target, 1), i % 2, deck)
         wins += out.winner == me
         times += out.move_times[me]
-    return wins, times, time.process_time() - cpu
+        cpu_moves += out.move_cpu[me]
+    return wins, times, time.process_time() - cpu, cpu_moves
 
 
 def main() -> None:
@@ -83,12 +85,13 @@ def main() -> None:
     print(f"{args.level} vs greedy: {2 * pairs} matches to {args.target} in {pairs} mirrored pairs, "
           f"{args.procs} process(es){', untimed' if args.untimed else ''}; "
           f"load average at start {load:.2f} on {os.cpu_count()} cores", flush=True)
-    wins, times, cpu = 0, [], 0.0
+    wins, times, cpu, cpu_moves = 0, [], 0.0, []
     started = time.perf_counter()
     with Pool(args.procs) as pool:
-        for done, (w, t, c) in enumerate(pool.imap_unordered(play_pair, jobs), start=1):
+        for done, (w, t, c, cm) in enumerate(pool.imap_unordered(play_pair, jobs), start=1):
             wins, cpu = wins + w, cpu + c
             times += t
+            cpu_moves += cm
             if done % max(1, pairs // 10) == 0 or done == pairs:
                 print(f"  {2 * done} matches: {wins} won, {time.perf_counter() - started:.0f} s", flush=True)
     n = 2 * pairs
@@ -96,6 +99,8 @@ def main() -> None:
     median, longest = statistics.median(times), max(times)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"moves timed: {len(times)}; CPU {cpu:.0f} s; load average at end {load:.2f}")
+    print(f"CPU time per move (what one idle core would take): median {statistics.median(cpu_moves):.3f} s, "
+          f"max {max(cpu_moves):.3f} s")
     print(f"{args.level} vs greedy: {wins}/{n} won ({100 * wins / n:.1f}%, "
           f"95% CI {100 * lo:.1f}–{100 * hi:.1f}%); move time median {median:.3f} s, max {longest:.3f} s")
     sys.stdout.flush()

@@ -21,15 +21,19 @@ STRATEGY_NAMES = ("random", "greedy", *LEVELS)
 
 @dataclass(frozen=True)
 class SearchBudget:
-    """A search level's budget: ``iterations`` per move, and ``seconds`` (``None``: none) as a cap."""
+    """A search level's budget: ``iterations`` per move, and ``seconds`` (``None``: none) as a
+    cap; ``eps``: its rollouts' share of random moves; ``infer``: draws tried for other hands that
+    agree with their play (``dineri.players.chkobba.determinize``)."""
 
     iterations: int
     seconds: float | None
+    eps: float = 0.0
+    infer: int = 0
 
 
 BUDGETS = {
-    "medium": SearchBudget(iterations=250, seconds=0.25),
-    "hard": SearchBudget(iterations=1500, seconds=0.25),
+    "medium": SearchBudget(iterations=250, seconds=0.3),
+    "hard": SearchBudget(iterations=1500, seconds=0.6),
 }
 
 
@@ -55,5 +59,6 @@ def make_player(name: str, seed: int | None = None, *, timed: bool = True, game:
         return p.EasyPlayer(seed)
     if name in BUDGETS:
         b = BUDGETS[name]
-        return p.SearchPlayer(name, iterations=b.iterations, seconds=b.seconds if timed else None, seed=seed)
+        return p.SearchPlayer(name, iterations=b.iterations, seconds=b.seconds if timed else None, seed=seed,
+                              eps=b.eps, infer=b.infer)
     raise ValueError(f"unknown player {name!r} (one of {', '.join(STRATEGY_NAMES)})")

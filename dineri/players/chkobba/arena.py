@@ -29,13 +29,15 @@ from dineri.players.chkobba.info import legal_actions, seat_info
 
 @dataclass
 class MatchOutcome:
-    """The winning side, games won, rounds played, and per seat the seconds of each decision."""
+    """The winning side, games won, rounds played, and per seat the seconds of each decision
+    (wall clock, and this process's CPU time)."""
 
     winner: int
     games_won: list[int]
     rounds: int
     move_times: list[list[float]] = field(default_factory=list)
     actions: int = 0
+    move_cpu: list[list[float]] = field(default_factory=list)
 
 
 def play_match(players: Sequence[Player], options: Options, first_dealer: int,
@@ -46,6 +48,7 @@ def play_match(players: Sequence[Player], options: Options, first_dealer: int,
     state = new_match(options, first_dealer)
     events: list[Json] = []
     times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
     decks = 0
     actions = 0
     while state.phase != "over":
@@ -68,9 +71,10 @@ def play_match(players: Sequence[Player], options: Options, first_dealer: int,
                 continue
             if seat != turn and not any(d["type"] == "propose_redeal" for d in legal):
                 continue
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             choice = players[seat].choose(view, events, legal)
             times[seat].append(time.perf_counter() - t0)
+            cpu[seat].append(time.process_time() - c0)
             if choice is None:
                 continue
             try:
@@ -86,4 +90,4 @@ def play_match(players: Sequence[Player], options: Options, first_dealer: int,
         if not moved:
             raise RuntimeError(f"nobody moves in phase {state.phase}")
     assert state.winner is not None
-    return MatchOutcome(state.winner, list(state.games_won), len(state.rounds), times, actions)
+    return MatchOutcome(state.winner, list(state.games_won), len(state.rounds), times, actions, cpu)

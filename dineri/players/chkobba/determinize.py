@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dineri.players.chkobba.captures import captures
 from dineri.players.chkobba.cards import KEY, STAT
 from dineri.players.chkobba.info import SeatInfo
 from dineri.players.chkobba.sim import CHOICE, PHASE_NAMES, Sim
@@ -23,8 +24,23 @@ class Inconsistent(ValueError):
     """The seat's knowledge does not add up (counts disagree): no world can be drawn."""
 
 
-def determinize(info: SeatInfo, rnd: Random) -> Sim:
+def _could_capture(hand: list[int], keys: list[int]) -> bool:
+    # Would a seat holding ``hand`` have had a capture on one of the tables it laid on?
+    for key in keys:
+        entry = captures(key)
+        for c in hand:
+            if entry[c >> 2]:
+                return True
+    return False
+
+
+def determinize(info: SeatInfo, rnd: Random, infer: int = 0) -> Sim:
     """A :class:`Sim` in phase play, redeal vote or cut choice, drawn consistently with ``info``.
+
+    ``infer`` > 0 also reads the other seats' play, assuming they capture whenever they can: a
+    seat that laid a card without capturing held no card that could capture there
+    (:attr:`SeatInfo.laid_on`); up to ``infer`` draws are tried for hands that agree, else the
+    last draw is kept (a player may lay on purpose). Only public events feed it.
 
     Raises :class:`Inconsistent` when the counts of hidden cards do not match the unseen cards
     (a view and events that contradict each other), ``ValueError`` for another phase.
@@ -45,18 +61,29 @@ def determinize(info: SeatInfo, rnd: Random) -> Sim:
         return s
     if info.phase not in ("play", "redeal_vote"):
         raise ValueError(f"no world to draw in phase {info.phase!r}")
-    hands: list[list[int]] = []
-    at = 0
-    for seat in range(n):
-        if seat == info.seat:
-            hands.append(list(info.hand))
-            continue
-        mine = list(info.known.get(seat, []))
-        need = info.hand_sizes[seat] - len(mine)
-        if need < 0:
-            raise Inconsistent(f"seat {seat} holds fewer cards than it is known to hold")
-        hands.append(mine + unseen[at:at + need])
-        at += need
+    tries = max(1, infer) if info.laid_on else 1
+    for attempt in range(tries):
+        if attempt:
+            keys = [rnd() for _ in range(40)]
+            unseen.sort(key=keys.__getitem__)
+        hands: list[list[int]] = []
+        at = 0
+        agrees = True
+        for seat in range(n):
+            if seat == info.seat:
+                hands.append(list(info.hand))
+                continue
+            mine = list(info.known.get(seat, []))
+            need = info.hand_sizes[seat] - len(mine)
+            if need < 0:
+                raise Inconsistent(f"seat {seat} holds fewer cards than it is known to hold")
+            hand = mine + unseen[at:at + need]
+            if infer and agrees and seat in info.laid_on and _could_capture(hand, info.laid_on[seat]):
+                agrees = False
+            hands.append(hand)
+            at += need
+        if agrees:
+            break
     stats = [0, 0]
     for side in (0, 1):
         for c in info.captured[side]:

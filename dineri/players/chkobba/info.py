@@ -75,6 +75,9 @@ class SeatInfo:
     history: bool = False
     #: the table in the view's order (captures are named in it)
     table_order: list[int] = field(default_factory=list)
+    #: per seat, the table keys on which it laid a card without capturing since the cards it
+    #: holds now were dealt (it then held no card that could capture there, if it always captures)
+    laid_on: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def side(self) -> int:
@@ -154,6 +157,7 @@ def _follow_deal(info: SeatInfo, events: list[Json]) -> None:
     refused = [False, False]
     proposer = None
     drawn = None
+    laid_on: dict[int, list[int]] = {}
     try:
         for ev in events[start:]:
             kind = ev.get("type")
@@ -161,6 +165,7 @@ def _follow_deal(info: SeatInfo, events: list[Json]) -> None:
                 drawn = _card(ev["drawn"])
             elif kind == "deal":
                 table = sorted(_cards(ev["table"]))
+                laid_on = {}
                 if ev.get("choice") == "keep" and drawn is not None:
                     known[(info.dealer + 1) % n] = [drawn]
             elif kind == "play":
@@ -177,6 +182,7 @@ def _follow_deal(info: SeatInfo, events: list[Json]) -> None:
                     last, window = seat % 2, -1
                 else:
                     window = card if captures(key)[card >> 2] else -1  # R19
+                    laid_on.setdefault(seat, []).append(key)
                     table = sorted([*table, card])
             elif kind == "claim":
                 seat, card = int(ev["seat"]), _card(ev["card"])
@@ -187,6 +193,7 @@ def _follow_deal(info: SeatInfo, events: list[Json]) -> None:
                 last, window = seat % 2, -1
             elif kind == "deal_more":
                 first_deal = False
+                laid_on = {}
             elif kind == "redeal_proposed":
                 proposer = int(ev["seat"])
             elif kind == "redeal_answered" and not ev.get("accept") and proposer is not None:
@@ -198,6 +205,7 @@ def _follow_deal(info: SeatInfo, events: list[Json]) -> None:
     info.captured, info.known, info.last_capturer = captured, {s: c for s, c in known.items() if c}, last
     info.window = window if info.phase == "play" else -1
     info.started, info.first_deal, info.refused, info.history = started, first_deal, refused, True
+    info.laid_on = {seat: keys for seat, keys in laid_on.items() if seat != info.seat}
 
 
 # --- the seat's legal action objects ------------------------------------------------------------

@@ -156,12 +156,17 @@ class SearchPlayer:
 
     ``iterations`` and ``seconds`` bound each search (``seconds=None``: iterations only, so the
     choices are a function of the seed and the input); ``redeal_playouts`` worlds weigh a
-    redeal (R10): propose or accept it when going on is worth less than ``0.5 - margin``.
+    redeal (R10): propose or accept it when going on is worth less than ``0.5 - margin``;
+    ``eps`` is the rollouts' share of random moves; ``infer`` the draws tried for other hands that
+    agree with their play (see :func:`~dineri.players.chkobba.determinize.determinize`).
     """
 
     def __init__(self, name: str, *, iterations: int, seconds: float | None = None, seed: int | None = None,
-                 exploration: float = 0.3, redeal_playouts: int = 200, margin: float = 0.03) -> None:
+                 exploration: float = 0.3, redeal_playouts: int = 200, margin: float = 0.03,
+                 eps: float | None = 0.1, infer: int = 0) -> None:
         self.name = name
+        self.eps = eps
+        self.infer = infer
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -193,8 +198,8 @@ class SearchPlayer:
             return None
         if len(mine) == 1:
             return dict(by_key[action_key(action_json(mine[0]))])
-        result = search(ChkobbaModel(info, set(mine)), iterations=self.iterations, seconds=self.seconds,
-                        seed=rng.getrandbits(32), exploration=self.exploration)
+        result = search(ChkobbaModel(info, set(mine), self.eps, self.infer), iterations=self.iterations,
+                        seconds=self.seconds, seed=rng.getrandbits(32), exploration=self.exploration)
         self.last_iterations = result.iterations
         chosen = result.action
         assert isinstance(chosen, int)

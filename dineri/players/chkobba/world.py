@@ -95,16 +95,21 @@ class ChkobbaModel:
     """Draws :class:`ChkobbaWorld` s from a seat's :class:`SeatInfo` (and nothing else).
 
     ``allowed`` (optional) restricts the deciding seat's first actions, e.g. to the action
-    objects the caller listed, or to plays without a redeal proposal.
+    objects the caller listed, or to plays without a redeal proposal. ``eps``: the rollout's
+    share of random moves (``None``: uniform random rollouts); ``infer``: see
+    :func:`~dineri.players.chkobba.determinize.determinize`.
     """
 
-    def __init__(self, info: SeatInfo, allowed: set[int] | None = None) -> None:
+    def __init__(self, info: SeatInfo, allowed: set[int] | None = None, eps: float | None = 0.1,
+                 infer: int = 0) -> None:
         self.info = info
         self.allowed = allowed
+        self.eps = eps
+        self.infer = infer
 
     def determinize(self, rnd: random.Random) -> _RootWorld | ChkobbaWorld:
         """A fresh world consistent with the seat's knowledge."""
-        world = ChkobbaWorld(determinize(self.info, rnd.random))
+        world = ChkobbaWorld(determinize(self.info, rnd.random, self.infer), self.eps)
         return _RootWorld(world, self.allowed) if self.allowed is not None else world
 
 
