@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+from dineri.games import game_names
 from dineri.store import repo
 from dineri.web import i18n
 
@@ -104,7 +105,7 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request) -> HTMLResponse:
-        return render(request, "home.html")
+        return render(request, "home.html", games=game_names())
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:

@@ -54,12 +54,27 @@
     });
   }
 
+  // The chosen game's options (each game's fieldsets in home.html carry data-game).
+  function gameOptions(f, game) {
+    if (game === "golf4") {
+      return { seats: parseInt(f.querySelector('select[name="golf4_seats"]').value, 10), rounds: parseInt(radio(f, "golf4_rounds"), 10) };
+    }
+    return { seats: parseInt(radio(f, "seats"), 10), target: parseInt(radio(f, "target"), 10), best_of: parseInt(radio(f, "best_of"), 10) };
+  }
+  function showGameOptions() {
+    var game = radio($("create-form"), "game");
+    document.querySelectorAll("#create-form .game-options").forEach(function (g) { g.hidden = g.getAttribute("data-game") !== game; });
+  }
+  document.querySelectorAll('#create-form input[name="game"]').forEach(function (r) { r.addEventListener("change", showGameOptions); });
+  showGameOptions();
+
   $("create-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var f = e.target;
+    var game = radio(f, "game");
     var body = {
-      game: "chkobba",
-      options: { seats: parseInt(radio(f, "seats"), 10), target: parseInt(radio(f, "target"), 10), best_of: parseInt(radio(f, "best_of"), 10) },
+      game: game,
+      options: gameOptions(f, game),
       public: radio(f, "public") === "1",
       clock: parseInt(radio(f, "clock"), 10)
     };
@@ -115,7 +130,16 @@
 
   function optionsText(t) {
     var o = t.options;
+    if (t.game === "golf4") {
+      return [
+        _("Four-card Golf"),
+        fmt(D.ngettext("{n} player", "{n} players", o.seats), { n: o.seats }),
+        fmt(D.ngettext("{n} round", "{n} rounds", o.rounds), { n: o.rounds }),
+        t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock")
+      ].join(" · ");
+    }
     return [
+      _("Chkobba"),
       o.seats === 4 ? _("2 against 2") : _("1 against 1"),
       fmt(_("game to {n} points"), { n: o.target }),
       o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
