@@ -33,7 +33,7 @@ class SearchBudget:
 
 BUDGETS = {
     "medium": SearchBudget(iterations=250, seconds=0.3),
-    "hard": SearchBudget(iterations=1500, seconds=0.6),
+    "hard": SearchBudget(iterations=1200, seconds=0.5),
 }
 
 
