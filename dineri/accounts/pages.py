@@ -4,7 +4,8 @@ deletion), ``/p/{name}`` (a player's page), ``/ratings`` (leaderboards), ``/play
 ``/api/matches/{id}/record`` (its record).
 
 A finished match's record and replay are open to anybody for a public table (the decks were
-revealed at its end, R7) and to its players only for a private one.
+revealed at its end, R7) and to its players only for a private one; the names in it are the
+players' current ones (:func:`shown_record`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dineri.games import GameError, get_game
 from dineri.ratings.glicko2 import Glicko
 from dineri.ratings.modes import MODES
 from dineri.server.deps import Services, optional_player
-from dineri.store.models import Match, Seat, Table
+from dineri.store.models import Match, Player, Seat, Table
 from dineri.web.pages import render
 
 
@@ -51,6 +52,19 @@ def finished_match(s: Session, match_id: int, viewer_id: str | None) -> tuple[Ma
         if viewer_id not in seated:
             return None
     return m, t
+
+
+def shown_record(s: Session, match: Match) -> dict[str, Any]:
+    """The record of a finished match as the pages serve it: its ``players`` are the seats'
+    current names, so a deleted account shows as "deleted player" and an admin's rename holds
+    (the names are not part of the fairness commitments; everything else is as stored)."""
+    record: dict[str, Any] = json.loads(match.record)
+    names = dict(s.execute(select(Seat.seat, Player.name).join(Player, Player.id == Seat.player_id)
+                           .where(Seat.table_id == match.table_id)).all())
+    players = record.get("players")
+    if isinstance(players, list):
+        record["players"] = [names.get(i, name) for i, name in enumerate(players)]
+    return record
 
 
 def mount_pages(app: FastAPI, services: Services) -> None:
@@ -107,7 +121,7 @@ def mount_pages(app: FastAPI, services: Services) -> None:
 
         def load(s: Session) -> tuple[dict[str, Any], str, bool] | None:
             found = finished_match(s, match_id, who)
-            return (json.loads(found[0].record), found[1].game, found[1].public) if found else None
+            return (shown_record(s, found[0]), found[1].game, found[1].public) if found else None
         found = await read(load)
         if found is None:
             return _page(request, "accounts/no_player.html", status_code=404)
@@ -124,8 +138,11 @@ def mount_pages(app: FastAPI, services: Services) -> None:
         """The ``dineri-match/1`` record of a finished match: anybody's for a public table, its
         players' for a private one (``404 not_found`` otherwise)."""
         who = await asyncio.to_thread(viewer, request)  # the token check reads the database
-        found = await read(lambda s: (f[0].record if (f := finished_match(s, match_id, who)) else None))
+        def load(s: Session) -> dict[str, Any] | None:
+            f = finished_match(s, match_id, who)
+            return shown_record(s, f[0]) if f else None
+        found = await read(load)
         if found is None:
             raise HTTPException(404, {"code": "not_found", "message": "no such finished match"})
-        return JSONResponse(json.loads(found), headers={
+        return JSONResponse(found, headers={
             "Content-Disposition": f'attachment; filename="dineri-match-{match_id}.json"'})

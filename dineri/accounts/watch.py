@@ -55,12 +55,19 @@ def playing_public(s: Session, limit: int = 50) -> list[str]:
     return list(s.execute(q).scalars())
 
 
-def live_item(info: dict[str, Any], view: dict[str, Any] | None, spectators: int) -> dict[str, Any]:
-    """One ``GET /api/watch`` item: ``{"table", "game", "options", "players": [{"seat", "side",
-    "name"}], "scores", "games_won", "spectators"}`` (scores as the game's public view has them)."""
+def live_item(info: dict[str, Any], view: dict[str, Any] | None, spectators: int,
+              rated: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One ``GET /api/watch`` item: ``{"table", "game", "options", "rated", "players": [{"seat",
+    "side", "name", "rating", "provisional"}], "scores", "games_won", "spectators"}`` (scores as
+    the game's public view has them; ``rating`` null for guests and computers). ``rated``: the
+    table's :func:`dineri.accounts.tables.rated_info`."""
     view = view or {}
+    seats = (rated or {}).get("seats", {})
     return {"table": info["id"], "game": info["game"], "options": info["options"],
-            "players": [{"seat": s["seat"], "side": s.get("side"), "name": s["player"]}
+            "rated": bool((rated or {}).get("rated")),
+            "players": [{"seat": s["seat"], "side": s.get("side"), "name": s["player"],
+                         "rating": seats.get(str(s["seat"]), {}).get("rating"),
+                         "provisional": seats.get(str(s["seat"]), {}).get("provisional")}
                         for s in info["seats"]],
             "scores": view.get("scores", view.get("totals")), "games_won": view.get("games_won"),
             "spectators": spectators}

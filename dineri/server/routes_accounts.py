@@ -402,6 +402,17 @@ async def admin_unban(player_id: str, body: Ban, services: ServicesDep) -> dict[
     return await _ban(player_id, _reason(body.reason), False, services)
 
 
+@router.get("/admin/accounts", include_in_schema=False, dependencies=[Admin])
+async def admin_find(username: str, services: ServicesDep) -> dict[str, Any]:
+    """Admin: the account whose username looks like ``username`` (``404 not_found``)."""
+    def read(s: Session) -> dict[str, Any]:
+        acc = accounts.by_username(s, username)
+        if acc is None:
+            raise accounts.AccountError("not_found", "no such account", 404)
+        return {"id": acc.player_id, "username": acc.username, "banned_reason": acc.banned_reason}
+    return await _tx(services, read)
+
+
 @router.get("/admin/accounts/{player_id}", include_in_schema=False, dependencies=[Admin])
 async def admin_account(player_id: str, services: ServicesDep) -> dict[str, Any]:
     """Admin: an account with its ban and every moderation action with its reason."""

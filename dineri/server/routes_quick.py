@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from dineri.accounts.matcher import QuickError, QuickMatch, check_key, ticket_json
 from dineri.accounts.security import check_csrf
+from dineri.accounts.tables import rated_info
 from dineri.accounts.watch import Watchers, live_item, playing_public
 from dineri.server.deps import PlayerDep, ServicesDep
 from dineri.server.session import Refused
@@ -84,20 +85,22 @@ async def against_computer(player: PlayerDep, quick: QuickDep) -> dict[str, Any]
 
 @router.get("/watch", tags=["watch"])
 async def watch_list(services: ServicesDep, watchers: WatchersDep) -> dict[str, Any]:
-    """Public matches in progress, newest first (50 at most): players, score, spectators. Pages
-    poll it every few seconds."""
-    def read() -> list[str]:
+    """Public matches in progress, newest first (50 at most): players (with their rating in the
+    table's mode when they have an account), score, spectators. Pages poll it every few seconds."""
+    def read() -> tuple[list[str], dict[str, Any]]:
         with services.sm() as s:
-            return playing_public(s)
+            ids = playing_public(s)
+            return ids, {i: rated_info(s, i) for i in ids}
+    ids, ratings = await asyncio.to_thread(read)
     out = []
-    for table_id in await asyncio.to_thread(read):
+    for table_id in ids:
         sess = await services.tables.session(table_id)
         if sess is None or sess.status != "playing" or not sess.public:
             continue
         info = sess.info()
         seated = [s["player_id"] for s in info["seats"] if s.get("player_id")]
         view = sess.match.public_view() if sess.match is not None else None
-        out.append(live_item(info, view, watchers.spectators(table_id, seated)))
+        out.append(live_item(info, view, watchers.spectators(table_id, seated), ratings.get(table_id)))
     return {"tables": out}
 
 

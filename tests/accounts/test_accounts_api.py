@@ -123,6 +123,8 @@ def test_delete_keeps_the_matches_under_deleted_player(site: Site) -> None:
     page = site.http.get(f"/api/accounts/{other['name']}").json()
     [m] = page["matches"]
     assert [o["name"] for o in m["opponents"]] == ["deleted player"] and m["outcome"] == "won"
+    record = site.http.get(f"/api/matches/{m['match']}/record").json()
+    assert record["players"] == [other["name"], "deleted player"]  # the name is gone from its record too
     # the name is free again
     again = site.guest("x")
     r = site.call("POST", "/api/accounts", again, json={"username": name, "password": "correct horse"})
@@ -151,7 +153,10 @@ def test_private_matches_are_on_the_owners_page_only(site: Site) -> None:
 def test_admin_renames_and_bans_with_a_reason(site: Site) -> None:
     name = _name("Troll")
     p = site.account(name)
-    pid = p["id"]
+    found = site.http.get("/api/admin/accounts", params={"username": name.lower()}, headers=ADMIN).json()
+    pid = found["id"]
+    assert pid == p["id"] and found["username"] == name
+    assert site.http.get("/api/admin/accounts", params={"username": name}).status_code == 404  # no token
     assert site.http.post(f"/api/admin/accounts/{pid}/ban", json={"reason": "x"}).status_code == 404
     new = _name("Renamed")
     r = site.http.post(f"/api/admin/accounts/{pid}/rename", headers=ADMIN,

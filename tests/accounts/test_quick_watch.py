@@ -42,6 +42,9 @@ def test_two_accounts_press_play_now_and_are_seated_together_rated(quick_site: S
     assert info["status"] == "playing" and info["options"]["target"] == 21
     assert {s["player_id"] for s in info["seats"]} == {a["id"], b["id"]}
     assert site.http.get(f"/api/tables/{table}/rated").json()["rated"] is True
+    [live] = [t for t in site.http.get("/api/watch").json()["tables"] if t["table"] == table]
+    assert live["rated"] is True
+    assert [(p["rating"], p["provisional"]) for p in live["players"]] == [(1500, True), (1500, True)]
 
 
 def test_different_targets_wait_apart_and_leaving_works(quick_site: Site) -> None:
@@ -109,6 +112,7 @@ def test_the_watch_list_shows_players_score_and_spectators(quick_site: Site) -> 
     [item] = [t for t in listed["tables"] if t["table"] == table["id"]]
     assert [p["name"] for p in item["players"]] == ["Wa", "Wb"]
     assert item["scores"] == [0, 0] and item["spectators"] == 2
+    assert [p["rating"] for p in item["players"]] == [None, None] and item["rated"] is False  # guests
     assert count["spectators"] == 2 and after["spectators"] == 0
     private = site.table(a, public=False)
     assert site.http.get(f"/api/tables/{private['id']}/watchers").status_code == 404

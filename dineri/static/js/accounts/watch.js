@@ -5,7 +5,9 @@
   var $ = function (id) { return document.getElementById(id); };
 
   function item(t) {
-    var names = t.players.map(function (p) { return p.name; });
+    var names = t.players.map(function (p) {
+      return p.rating ? p.name + " (" + A.ratingText(p) + ")" : p.name;
+    });
     var score = Array.isArray(t.scores) ? t.scores.join(" – ") : "";
     var watching = fmt(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators });
     return el("li", { class: "lobby-table", "data-table": t.table }, [
