@@ -116,3 +116,15 @@ def test_the_watch_list_shows_players_score_and_spectators(quick_site: Site) -> 
     assert count["spectators"] == 2 and after["spectators"] == 0
     private = site.table(a, public=False)
     assert site.http.get(f"/api/tables/{private['id']}/watchers").status_code == 404
+
+
+def test_four_players_press_play_now_for_2v2(quick_site: Site) -> None:
+    site = quick_site
+    players = [site.guest(f"Four{i}") for i in range(4)]
+    tickets = [site.call("POST", "/api/quick", p, json={"seats": 4, "target": 11}).json() for p in players]
+    assert [t["status"] for t in tickets] == ["waiting", "waiting", "waiting", "seated"]
+    table = tickets[3]["table"]
+    assert all(site.call("GET", "/api/quick", p).json()["table"] == table for p in players)
+    info = site.http.get(f"/api/tables/{table}").json()
+    assert info["status"] == "playing" and len(info["seats"]) == 4
+    assert {s["player_id"] for s in info["seats"]} == {p["id"] for p in players}

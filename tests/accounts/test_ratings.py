@@ -65,6 +65,16 @@ def test_unrated_tables_and_guests_are_not_rated(site: Site) -> None:
     assert r.status_code == 403
 
 
+def test_a_rated_2v2_match_rates_each_player_against_the_other_sides_mean(site: Site) -> None:
+    players = [site.account(_name(n)) for n in ("Pa", "Pb", "Pc", "Pd")]
+    site.play(players, loser_seat=1, rated=True)  # side 1 (seats 1 and 3) forfeits
+    expected = compute([Glicko()] * 4, [0, 1, 0, 1], [1, 2, 1, 2])
+    for p, want in zip(players, expected, strict=True):
+        page = site.http.get(f"/api/accounts/{p['name']}").json()
+        assert page["matches"][0]["rating_after"] == pytest.approx(want.rating)
+        assert page["ratings"]["chkobba-2v2"]["rating"] == round(want.rating)
+
+
 def test_unknown_leaderboard_mode(site: Site) -> None:
     assert site.http.get("/api/ratings/poker").status_code == 404
     assert site.http.get("/api/ratings/golf4").json() == {"mode": "golf4", "players": []}
