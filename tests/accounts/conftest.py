@@ -122,7 +122,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         else:
             url = stack.enter_context(pg_schema())
         srv = Server(url, DINERI_ADMIN_TOKEN="admin-secret-token-1234",
-                     DINERI_LOGINS_PER_MINUTE="1000").start()
+                     DINERI_LOGINS_PER_MINUTE="1000").start(timeout=90)
         stack.callback(srv.stop)
         yield srv
 

@@ -23,7 +23,7 @@ PHONE = {"width": 360, "height": 740}
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     db: Path = tmp_path_factory.mktemp("accweb") / "w.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="200").start()
+    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="200").start(timeout=90)
     site = Site(srv)
     yield site
     site.http.close()

@@ -10,7 +10,7 @@ from tests.server.harness import Client, Server, is_event
 
 
 def test_chat_lines_beyond_the_limit_are_refused(tmp_path: Path) -> None:
-    srv = Server(f"sqlite:///{tmp_path / 'c.db'}", DINERI_CHAT_LINES_PER_MINUTE="3").start()
+    srv = Server(f"sqlite:///{tmp_path / 'c.db'}", DINERI_CHAT_LINES_PER_MINUTE="3").start(timeout=90)
     site = Site(srv)
     try:
         a, b = site.guest("Talker"), site.guest("Other")

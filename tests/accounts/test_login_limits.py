@@ -17,7 +17,7 @@ def login(browser: httpx.Client, username: str, password: str) -> int:
 
 def test_failures_per_account_and_attempts_per_address(tmp_path: Path) -> None:
     srv = Server(f"sqlite:///{tmp_path / 'l.db'}", DINERI_LOGINS_PER_MINUTE="8",
-                 DINERI_LOGIN_FAILURES_PER_ACCOUNT="3").start()
+                 DINERI_LOGIN_FAILURES_PER_ACCOUNT="3").start(timeout=90)
     site = Site(srv)
     try:
         site.account("Victim", "right password")

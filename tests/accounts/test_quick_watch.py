@@ -21,7 +21,7 @@ def _name(prefix: str) -> str:
 @pytest.fixture(scope="module")
 def quick_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     db: Path = tmp_path_factory.mktemp("quick") / "q.db"
-    srv = Server(f"sqlite:///{db}", DINERI_CLOCK_SCALE="0.05").start()
+    srv = Server(f"sqlite:///{db}", DINERI_CLOCK_SCALE="0.05").start(timeout=90)
     site = Site(srv)
     yield site
     site.http.close()
