@@ -86,6 +86,7 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
                 if k <= len(options):
                     break
                 k -= 1 + len(options)
+            hand.remove(c)
         elif len(hand) == 3:
             # Unrolled: a hand holds at most 3 cards (R9, R11).
             a, b, d = hand
@@ -95,10 +96,13 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
             k = int(rnd() * (nb + len(od) + 1))
             if k < na:
                 c, options = a, oa
+                del hand[0]
             elif k < nb:
                 c, options, k = b, ob, k - na
+                del hand[1]
             else:
                 c, options, k = d, od, k - nb
+                del hand[2]
         elif len(hand) == 2:
             a, b = hand
             oa, ob = entry[a >> 2], entry[b >> 2]
@@ -106,24 +110,30 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
             k = int(rnd() * (na + len(ob) + 1))
             if k < na:
                 c, options = a, oa
+                del hand[0]
             else:
                 c, options, k = b, ob, k - na
+                del hand[1]
         else:
-            c = hand[0]
+            c = hand.pop()
             options = entry[c >> 2]
             k = int(rnd() * (len(options) + 1))
-        hand.remove(c)
         in_hands -= 1
         if k:
             side = turn & 1
             st = STAT[c]
-            taken = 0
-            for i in options[k - 1]:  # positions, descending
-                x = table.pop(i)
-                st += STAT[x]
-                key -= KEY[x]
-                taken |= BIT[x]
-            if log is not None:
+            if log is None:
+                for i in options[k - 1]:  # positions, descending
+                    x = table.pop(i)
+                    st += STAT[x]
+                    key -= KEY[x]
+            else:
+                taken = 0
+                for i in options[k - 1]:
+                    x = table.pop(i)
+                    st += STAT[x]
+                    key -= KEY[x]
+                    taken |= BIT[x]
                 log.append(c | taken << 6)
             stats[side] += st
             last = side
