@@ -48,6 +48,9 @@ def play_pair(job: tuple[str, int, int, int, bool]) -> tuple[int, list[float], f
     shuffles. Returns LEVEL's wins, its move times (s, wall), the CPU seconds the pair took and
     LEVEL's CPU seconds per move."""
     level, seed, i, target, timed = job
+    from dineri.players.chkobba.fast import use_compiled
+
+    use_compiled()  # the compiled playouts, when scripts/build_fast.py built them (as the server)
     cache: dict[int, list[int]] = {}
 
     def deck(k: int) -> list[int]:

@@ -112,29 +112,40 @@ def bench(seats: int, rounds: int, seed: int, warmup: int) -> None:
 
 
 def bench_simulator(seats: int, rounds: int, seed: int, warmup: int) -> None:
-    """Time ``rounds`` random legal rounds in the simulator (after ``warmup`` untimed ones)."""
-    from dineri.players.chkobba.playout import random_round
+    """Time ``rounds`` random legal rounds in the simulator (after ``warmup`` untimed ones), in
+    pure Python and, when ``scripts/build_fast.py`` has built them, with the compiled playouts."""
+    from dineri.players.chkobba import playout
+    from dineri.players.chkobba.fast import compiled_playout
     from dineri.players.chkobba.sim import Sim
 
-    rng = random.Random(seed)
-    rnd = rng.random
-    for _ in range(warmup):
-        random_round(Sim(seats, 31, 1, 0), rnd)
-    t0 = time.process_time()
-    for _ in range(rounds):
-        random_round(Sim(seats, 31, 1, 0), rnd)
-    dt = time.process_time() - t0
+    variants = [("pure Python", playout)]
+    fast = compiled_playout()
+    if fast is not None:
+        variants.append(("compiled playouts", fast))
     print(f"{seats} seats, simulator, {rounds} rounds after {warmup} warm-up rounds")
-    print(f"  random legal play: {rounds / dt:10.0f} rounds/s (CPU time)")
+    for label, mod in variants:
+        rng = random.Random(seed)
+        rnd = rng.random
+        for _ in range(warmup):
+            mod.random_round(Sim(seats, 31, 1, 0), rnd)
+        t0 = time.process_time()
+        for _ in range(rounds):
+            mod.random_round(Sim(seats, 31, 1, 0), rnd)
+        dt = time.process_time() - t0
+        print(f"  random legal play: {rounds / dt:10.0f} rounds/s (CPU time, {label})")
+    if fast is None:
+        print("  (no compiled playouts: python scripts/build_fast.py builds them)")
 
 
 def bench_search(iterations: int, positions: int, seed: int) -> None:
     """ISMCTS iterations per second from the first move of ``positions`` random 2-seat deals."""
     from dineri.engine import seat_view
+    from dineri.players.chkobba.fast import use_compiled
     from dineri.players.chkobba.info import seat_info, sim_actions
     from dineri.players.chkobba.world import ChkobbaModel
     from dineri.players.ismcts import search
 
+    compiled = use_compiled()
     rng = random.Random(seed)
     done, spent = 0, 0.0
     for i in range(positions):
@@ -147,7 +158,8 @@ def bench_search(iterations: int, positions: int, seed: int) -> None:
         spent += time.process_time() - t0
         done += result.iterations
     print(f"search: {done} ISMCTS iterations from {positions} first moves")
-    print(f"  playouts:          {done / spent:10.0f} playouts/s (CPU time, one core)")
+    label = "compiled playouts" if compiled else "pure Python"
+    print(f"  playouts:          {done / spent:10.0f} playouts/s (CPU time, one core, {label})")
 
 
 def main() -> None:

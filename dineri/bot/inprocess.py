@@ -44,7 +44,11 @@ def level_of(name: str | None, default: str) -> str:
 
 def think(level: str, seed: int, view: dict[str, Any], events: list[dict[str, Any]],
           legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """One decision of a ``level`` player (runs in a worker process; pure)."""
+    """One decision of a ``level`` player (runs in a worker process; the compiled playouts of
+    ``scripts/build_fast.py`` when built from the current source)."""
+    from dineri.players.chkobba.fast import use_compiled
+
+    use_compiled()
     return make_player(level, seed).choose(view, events, legal)
 
 

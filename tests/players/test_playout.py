@@ -11,9 +11,11 @@ import random
 import pytest
 
 from dineri.engine import FULL_DECK, Options, add_deck, apply, legal_actions, new_match
+from dineri.players.chkobba import playout
 from dineri.players.chkobba.cards import FROM_ENGINE
 from dineri.players.chkobba.differential import _result, engine_facts, sim_facts, to_sim
-from dineri.players.chkobba.playout import greedy_round_plays, random_round, random_round_plays
+from dineri.players.chkobba.fast import compiled_playout
+from dineri.players.chkobba.playout import random_round
 from dineri.players.chkobba.sim import PLAY, Sim
 
 
@@ -32,9 +34,15 @@ def _start(rng: random.Random, seats: int) -> tuple[object, Sim]:
     return st, sim
 
 
+IMPLEMENTATIONS = [playout, *([m] if (m := compiled_playout()) is not None else [])]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("seats", [2, 4])
-def test_playouts_replay_in_the_simulator_and_the_engine(policy: str, seats: int) -> None:
+def test_playouts_replay_in_the_simulator_and_the_engine(policy: str, seats: int, impl: object) -> None:
+    """Pure Python, and the compiled twin when ``scripts/build_fast.py`` built it."""
+    random_round_plays, greedy_round_plays = impl.random_round_plays, impl.greedy_round_plays  # type: ignore[attr-defined]
     rng = random.Random(f"{policy}{seats}")
     claims = captures = 0
     for _ in range(300):
@@ -68,3 +76,26 @@ def test_random_rounds_end_with_a_result() -> None:
             captured = (s.stats[0] & 255) + (s.stats[1] & 255)
             assert len(s.results) == 1 and captured <= 40
             assert captured == 40 or s.last < 0  # R25: leftovers go to the last capturer
+
+
+def test_a_stale_or_missing_build_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled twin is adopted only when stamped with the current source's hash."""
+    import types
+
+    from dineri.players.chkobba import fast
+
+    stale = types.ModuleType("dineri.players.chkobba._fast_playout")
+    stale.SOURCE_SHA256 = "0" * 64  # type: ignore[attr-defined]
+    monkeypatch.setattr(fast.importlib, "import_module", lambda name: stale)
+    fast.compiled_playout.cache_clear()
+    try:
+        assert fast.compiled_playout() is None and fast.use_compiled() is False
+
+        def missing(name: str) -> None:
+            raise ImportError(name)
+        monkeypatch.setattr(fast.importlib, "import_module", missing)
+        fast.compiled_playout.cache_clear()
+        assert fast.compiled_playout() is None
+    finally:
+        monkeypatch.undo()
+        fast.compiled_playout.cache_clear()
