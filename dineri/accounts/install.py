@@ -29,6 +29,8 @@ def install(app: FastAPI, services: Services) -> None:
     app.state.chat_lines = Window(settings.chat_lines_per_minute, 60.0)  # read by the table socket
     app.include_router(routes_accounts.router)
     app.include_router(routes_quick.router)
+    from dineri.accounts.admin_pages import admin_accounts_router
+    app.include_router(admin_accounts_router(services))
     try:
         from dineri.accounts.pages import mount_pages
     except ImportError:  # the browser pages are optional

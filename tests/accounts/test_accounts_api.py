@@ -223,3 +223,27 @@ def test_guest_names_that_look_official_are_refused(site: Site) -> None:
         r = site.http.post("/api/players", json={"name": bad})
         assert r.status_code == 422 and r.json()["detail"]["code"] == code, bad
     assert site.http.post("/api/players", json={"name": "Amira B"}).status_code == 201
+
+
+def test_admin_page_renames_bans_and_shows_why(site: Site) -> None:
+    name = _name("Rude")
+    p = site.account(name)
+    admin = httpx.Client(base_url=site.server.base, timeout=30)
+    try:
+        assert admin.get("/admin/accounts", follow_redirects=False).status_code == 303  # not logged in
+        r = admin.post("/admin/login", data={"token": "admin-secret-token-1234"}, follow_redirects=False)
+        assert r.status_code == 303
+        page = admin.get("/admin/accounts", params={"username": name.upper()})
+        assert f'data-id="{p["id"]}"' in page.text and "Not banned" in page.text
+        new = _name("Polite")
+        admin.post(f"/admin/accounts/{p['id']}/rename", data={"username": new, "reason": "rude name"})
+        admin.post(f"/admin/accounts/{p['id']}/ban", data={"reason": "spam in chat"})
+        page = admin.get("/admin/accounts", params={"username": new}, headers={"Accept-Language": "fr"})
+        assert "Banni" in page.text and "spam in chat" in page.text and "rude name" in page.text
+        assert f"{name} -&gt; {new}" in page.text
+        bad = admin.post(f"/admin/accounts/{p['id']}/unban", data={"reason": ""}, follow_redirects=True)
+        assert "reason" in bad.text and site.call("GET", f"/api/accounts/{new}").json()["banned"] is True
+        admin.post(f"/admin/accounts/{p['id']}/unban", data={"reason": "appeal accepted"})
+        assert site.call("GET", f"/api/accounts/{new}").json()["banned"] is False
+    finally:
+        admin.close()
