@@ -3,7 +3,8 @@
 CSRF: double submit. Pages set the cookie ``dineri_csrf`` (random, ``SameSite=Strict``) and
 put its value in their config; every state-changing account request authenticated by cookie
 must send it back in the ``X-CSRF-Token`` header (a cross-site page can neither read the cookie
-nor set the header). A request with an ``Origin`` header from another origin is refused too.
+nor set the header). A request with an ``Origin`` header from another origin is refused too
+(:func:`origin_allowed`).
 Requests authenticated by ``Authorization: Bearer`` carry no ambient credential and skip the
 check.
 
@@ -38,6 +39,17 @@ def set_csrf(response: Response, token: str, secure: bool = False) -> None:
                         max_age=30 * 24 * 3600)
 
 
+def origin_allowed(origin: str, request: Request) -> bool:
+    """Whether ``origin`` is this server (its ``Host`` over http or https: a proxy in front may
+    terminate TLS) or one of ``DINERI_ALLOWED_ORIGINS``, as the table socket's check does."""
+    origin = origin.rstrip("/")
+    settings = getattr(request.app.state, "settings", None)
+    if origin in (getattr(settings, "allowed_origins", None) or []):
+        return True
+    host = request.headers.get("host", "")
+    return bool(host) and origin in (f"http://{host}", f"https://{host}")
+
+
 def check_csrf(request: Request) -> None:
     """Refuse a cookie-authenticated request without the matching ``X-CSRF-Token`` (``403
     csrf``) or from a foreign ``Origin``. Bearer-authenticated requests pass."""
@@ -45,10 +57,8 @@ def check_csrf(request: Request) -> None:
     if auth.lower().startswith("bearer "):
         return
     origin = request.headers.get("origin")
-    if origin is not None:
-        own = f"{request.url.scheme}://{request.url.netloc}"
-        if origin.rstrip("/") != own:
-            raise HTTPException(403, {"code": "csrf", "message": "cross-site request refused"})
+    if origin is not None and not origin_allowed(origin, request):
+        raise HTTPException(403, {"code": "csrf", "message": "cross-site request refused"})
     cookie = request.cookies.get(CSRF_COOKIE) or ""
     header = request.headers.get(CSRF_HEADER) or ""
     if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()):
