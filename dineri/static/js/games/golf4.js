@@ -153,6 +153,7 @@
   // What a slot shows: face down always, except the peek's two cards for a few seconds (G6) and,
   // once the match is over, the last round's cards turned up (G13).
   function shownCard(seat, slot, v, ctx) {
+    if (v.hands && v.hands[seat]) { return v.hands[seat][slot] || null; } // a replay: every hand face up
     if (v.phase === "over" && v.rounds && v.rounds.length) { return v.rounds[v.rounds.length - 1].hands[seat][slot]; }
     var p = M.peek;
     if (p && seat === ctx.seat && p.round === v.round && Date.now() < p.until && (v.phase === "peek" || v.phase === "play")) {
@@ -210,14 +211,14 @@
       return el("span", { "data-seat": s, class: "g4-total-item", text: fmt(_("{name}: {n}"), { name: ctx.playerName(s), n: t }) });
     }));
     bar.appendChild(totals);
-    $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
+    if ($("last-round-btn")) { $("last-round-btn").hidden = !(v.rounds && v.rounds.length); }
 
     // Knock banner: who knocked, who still plays (G10).
     var knock = "";
     if (v.knocker !== null && v.knocker !== undefined && v.phase === "play") {
       knock = fmt(_("{name} knocked. Last turns: {names}."), { name: ctx.iso(ctx.playerName(v.knocker)), names: names(v.final_turns, ctx) });
     }
-    $("g4-knock").textContent = knock;
+    if ($("g4-knock")) { $("g4-knock").textContent = knock; }
 
     // Stock, discard pile, the card in hand.
     var stock = $("g4-stock");
@@ -241,21 +242,23 @@
       held.appendChild(el("span", { text: whose }));
     }
 
-    // Controls for this moment.
-    var peeking = me && v.phase === "peek" && v.peeks[ctx.seat] === null;
-    $("peek-controls").hidden = !peeking;
-    $("turn-controls").hidden = !(myTurn && !v.holding);
-    $("knock-btn").hidden = v.knocker !== null && v.knocker !== undefined;
-    $("take-btn").textContent = v.discard_top ? fmt(_("Take the {card}"), { card: D.cardName(v.discard_top) }) : _("Take the discard");
-    $("take-btn").disabled = !v.discard_top;
-    $("draw-btn").disabled = !v.stock_left;
-    $("held-controls").hidden = !(myTurn && v.holding);
-    $("discard-btn").hidden = !(v.holding && v.holding.from === "stock");
-    $("held-hint").textContent = v.holding && v.holding.from === "stock"
-      ? _("Choose one of your cards to swap it with, or discard it.")
-      : _("Choose one of your cards to swap the taken card with.");
+    // Controls for this moment (the replay page has none).
+    if (!ctx.replay && $("peek-controls")) {
+      var peeking = me && v.phase === "peek" && v.peeks[ctx.seat] === null;
+      $("peek-controls").hidden = !peeking;
+      $("turn-controls").hidden = !(myTurn && !v.holding);
+      $("knock-btn").hidden = v.knocker !== null && v.knocker !== undefined;
+      $("take-btn").textContent = v.discard_top ? fmt(_("Take the {card}"), { card: D.cardName(v.discard_top) }) : _("Take the discard");
+      $("take-btn").disabled = !v.discard_top;
+      $("draw-btn").disabled = !v.stock_left;
+      $("held-controls").hidden = !(myTurn && v.holding);
+      $("discard-btn").hidden = !(v.holding && v.holding.from === "stock");
+      $("held-hint").textContent = v.holding && v.holding.from === "stock"
+        ? _("Choose one of your cards to swap it with, or discard it.")
+        : _("Choose one of your cards to swap the taken card with.");
+    }
 
-    var ds = ctx.dataset;
+    var ds = ctx.dataset || {};
     ds.round = String(v.round);
     ds.discard = v.discard_top || "";
     ds.held = v.held || "";
@@ -315,6 +318,34 @@
     return false;
   }
 
+  // ---- replays (docs/web.md): a step's state (the record page's replay output) as a view ----
+  function replayViews(data) {
+    return data.steps.map(function (step) {
+      var st = step.state, pile = st.discard || [];
+      var holding = st.held ? (st.held.from === "discard" ? { from: "discard", card: st.held.card } : { from: "stock" }) : null;
+      return Object.assign({}, st, {
+        options: data.options,
+        discard_top: pile.length ? pile[pile.length - 1] : null,
+        discard_size: pile.length,
+        holding: holding,
+        held: st.held ? st.held.card : null,
+        cards: st.hands.map(function (h) { return h.length; })
+      });
+    });
+  }
+
+  /** Where each round of the replay begins: ``[{step, label}]``. */
+  function replayRounds(views) {
+    var out = [], seen = {};
+    views.forEach(function (v, i) {
+      if (!seen[v.round] && v.phase !== "over" && v.phase !== "shuffle") {
+        seen[v.round] = true;
+        out.push({ step: i, label: fmt(_("Round {round} of {rounds}"), { round: v.round, rounds: v.options.rounds }) });
+      }
+    });
+    return out;
+  }
+
   D.games.register("golf4", {
     teams: false,
     sideOf: function (seat) { return seat; },
@@ -326,6 +357,9 @@
     render: render,
     statusText: statusText,
     init: init,
-    keydown: keydown
+    keydown: keydown,
+    replayViews: replayViews,
+    replayRounds: replayRounds,
+    paced: ["draw", "take", "swap", "discard", "knock"]
   });
 })();
