@@ -222,6 +222,12 @@ class BotLauncher:
         legal = seat_actions(view, memory)
         if not legal:
             return None
+        if all(d["type"] == "propose_redeal" for d in legal):
+            # Only an optional redeal proposal (another seat's turn, R10): weigh it once per deal.
+            cut = next((e for e in reversed(memory.events) if e.get("type") == "cut"), None)
+            if cut is not None and memory.redeal_weighed is cut:
+                return None
+            memory.redeal_weighed = cut
         if self.pool is None:
             self.pool = ThinkPool()
         return await self.pool.decide(level, rng.getrandbits(64), view, list(memory.events), legal)

@@ -47,6 +47,8 @@ class SeatMemory:
     window: tuple[str, list[str]] | None = None
     events: list[Json] = field(default_factory=list)
     no_claim: bool = False
+    #: the deal's ``cut`` event once an optional redeal proposal was weighed in that deal
+    redeal_weighed: Json | None = None
 
     def on_view(self, view: Json) -> None:
         """Adopt a seat view (``seat_view`` shape): its table and seat count."""
