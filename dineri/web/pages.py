@@ -3,7 +3,8 @@
 ``/`` home and lobby, ``/t/{table_id}`` a table, ``/join/{table_id}.{code}`` an
 invitation (the join page asks for a name, then opens ``/t/{table_id}?code={code}``),
 ``/lang/{code}`` the language switch (sets the ``dineri_lang`` cookie and goes
-back to ``next``). Pages are rendered in the negotiated language
+back to ``next``), ``/replay`` the visual replay of a match record (and ``POST /api/replay``,
+:mod:`dineri.web.replay`). Pages are rendered in the negotiated language
 (:func:`dineri.web.i18n.negotiate`) with the catalogue for the scripts inlined.
 """
 
@@ -19,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from dineri.games import game_names
 from dineri.store import repo
-from dineri.web import i18n
+from dineri.web import i18n, replay
 
 STATIC_DIR = i18n.PACKAGE_DIR / "static"
 STATIC_URL = "/static/"
@@ -39,10 +40,15 @@ ENDPOINTS: dict[str, str] = {
 }
 
 
+def page_games() -> list[str]:
+    """The games with a table page (``templates/games/<game>.html``; ``_*.html`` are partials), sorted."""
+    return sorted(p.stem for p in (i18n.TEMPLATES_DIR / "games").glob("*.html") if not p.stem.startswith("_"))
+
+
 def page_game(game: str | None) -> str:
     """The game whose table page (``templates/games/<game>.html`` and ``js/games/<game>.js``)
     shows a table of *game*: that game when its page exists, else Chkobba's."""
-    if game and _TOKEN.match(game) and (i18n.TEMPLATES_DIR / "games" / f"{game}.html").is_file():
+    if game and _TOKEN.match(game) and game in page_games():
         return game
     return "chkobba"
 
@@ -96,12 +102,14 @@ def render(request: Request, template: str, status_code: int = 200, **extra: Any
 
 def mount_web(app: FastAPI, settings: Any = None) -> None:
     """Mount ``/static`` and add the page routes ``/``, ``/t/{table_id}``, ``/join/{code}``,
-    ``/lang/{code}`` and ``/favicon.ico`` (a redirect to the SVG icon) to *app*.
+    ``/replay``, ``/lang/{code}`` and ``/favicon.ico`` (a redirect to the SVG icon) and the
+    replay endpoint ``POST /api/replay`` to *app*.
 
     *settings* is the server's settings object; the pages need nothing from it yet
     (kept for the factory's call signature). Call once per app.
     """
     app.mount(STATIC_URL.rstrip("/"), StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(replay.router)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request) -> HTMLResponse:
@@ -113,6 +121,16 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
             return render(request, "not_found.html", status_code=404)
         game = page_game(await _game_of(request, table_id))
         return render(request, f"games/{game}.html", game=game, page={"table_id": table_id, "game": game})
+
+    @app.get("/replay", response_class=HTMLResponse, include_in_schema=False)
+    async def replay_page(request: Request, match: str | None = None,
+                          played: str | None = None) -> HTMLResponse:
+        # A stored match: ``match`` an admin's (from the admin API, admin cookie), ``played`` a
+        # finished match of the player pages (``/api/matches/{id}/record``, its own access rules).
+        def number(v: str | None) -> str | None:
+            return v if v and v.isascii() and v.isdigit() and len(v) <= 12 else None
+        return render(request, "replay.html", games=page_games(),
+                      page={"replay": replay.PATH, "match": number(match), "played": number(played)})
 
     @app.get("/join/{code}", response_class=HTMLResponse, include_in_schema=False)
     async def join_page(request: Request, code: str) -> HTMLResponse:

@@ -4,6 +4,7 @@ step with the keyboard (arrows mirrored in Arabic), no console errors, phone siz
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -66,6 +67,70 @@ def test_login_and_step_through_a_replay_by_keyboard(browser: Any, played: dict[
         assert step_of(page.url) == last
         page.keyboard.press("Home")
         page.wait_for_url(re.compile(r"step=0$"))
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def _login(page: Any, base: str) -> None:
+    page.goto(base + "/admin")
+    page.fill("#token", TOKEN)
+    page.press("#token", "Enter")
+    page.wait_for_url(base + "/admin")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played: dict[str, Any],
+                                                            lang: str) -> None:
+    """Issue 13, items 7 and 8: the match page fits 360 px (its tables scroll in their box), the
+    computer players' names are in the page's language, Arabic lists take the Arabic comma; the
+    visual replay draws the stored match, every hand face up, to its final state."""
+    base, api = played["server"].base, played["api"]
+    host = api.player("Hôte")
+    table = api.table(host)
+    for seat in (0, 1):
+        r = api.call("POST", f"/api/tables/{table['id']}/bots", host, json={"seat": seat, "level": "greedy"})
+        assert r.status_code == 200, r.text
+    assert api.start(host, table).status_code == 200
+    deadline = time.monotonic() + 120
+    while api.call("GET", f"/api/tables/{table['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_cookies([{"name": "dineri_lang", "value": lang, "url": base}])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        _login(page, base)
+        matches = page.request.get(base + "/admin/api/matches").json()["matches"]
+        match = next(m for m in matches if m["table_id"] == table["id"])
+        page.goto(f"{base}/admin/matches/{match['id']}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        names = page.locator("table.players td.name").all_inner_texts()
+        bot = {"fr": "Robot {n} (glouton)", "ar": "لاعب آلي {n} (طمّاع)"}[lang]
+        assert names == [bot.format(n=1), bot.format(n=2)]
+        rounds = page.locator(".scroll:has(table.rounds)")
+        assert rounds.evaluate("(e) => e.scrollWidth > e.clientWidth")  # wide: it scrolls in its box
+        page.goto(f"{base}/admin/matches/{match['id']}/replay?step=3")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        head = page.locator("table.hands th").first.inner_text()
+        assert head.startswith(bot.format(n=1))
+        assert ("، " in head and ", " not in head) if lang == "ar" else ", " in head
+        # The visual replay of the stored match: the same page as the players', every hand face up.
+        page.goto(f"{base}/admin/matches/{match['id']}")
+        page.click("a.visual")
+        page.locator("#viewer").wait_for(state="visible")
+        page.focus("#next")
+        page.keyboard.press("End")
+        page.wait_for_function("document.body.dataset.phase === 'over'")
+        final = page.request.get(f"{base}/admin/api/matches/{match['id']}").json()["final"]
+        hands = page.eval_on_selector_all(".seat[data-seat]", """(ss) => ss
+            .sort((a, b) => a.dataset.seat - b.dataset.seat)
+            .map((s) => Array.from(s.querySelectorAll('.card')).map((c) => c.dataset.card))""")
+        assert hands == final["hands"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert errors == []
     finally:
         ctx.close()

@@ -105,11 +105,12 @@
 
   // Computer players get English names from the server ("Bot 2 (greedy)", dineri/bot/inprocess.py);
   // the page words them in its own language. Any other name is shown as it is.
-  var BOT_NAME = /^Bot (\d+) \((greedy|random)\)$/;
+  var BOT_NAME = /^Bot (\d+) \((greedy|random|easy|medium|hard)\)$/;
+  var LEVEL_NAMES = { greedy: _("greedy"), random: _("random"), easy: _("easy"), medium: _("medium"), hard: _("hard") };
   function displayName(name) {
     var m = BOT_NAME.exec(name || "");
     if (!m) { return name; }
-    return fmt(_("Bot {n} ({strategy})"), { n: m[1], strategy: m[2] === "greedy" ? _("greedy") : _("random") });
+    return fmt(_("Bot {n} ({strategy})"), { n: m[1], strategy: LEVEL_NAMES[m[2]] });
   }
 
   // Lists in the page's language: Arabic joins with its own comma (،).

@@ -10,7 +10,7 @@
 
   // The module's own memory of the page: the selection, the card just laid (a claim needs it),
   // whether our side's redeal was refused (R10).
-  var M = { hand: null, picked: [], lastLaid: null, refusedRedeal: false, ctx: null };
+  var M = { hand: null, picked: [], lastLaid: null, refusedRedeal: false, ctx: null, piles: [[], []] };
 
   function n(ctx) { return ctx.table ? ctx.table.options.seats : 2; }
   function mySide(ctx) { return ctx.me ? ctx.seat % 2 : 0; }
@@ -50,6 +50,45 @@
     return goesOn ? text + " " + _("The match goes on.") : text;
   }
 
+  // ---- the piles' cards (issue 13, item 7) -------------------------------------------------
+  // Views count a pile's cards; its cards are public (every capture is an event), so the page
+  // keeps them from the events of the current deal: a capture, a claim, the leftovers (R25).
+  /** Add the cards of one event to ``piles`` (two lists of codes; a cut begins a new deal, with
+   * empty piles). */
+  function trackPiles(piles, ev) {
+    switch (ev.type) {
+      case "cut":
+        piles[0].length = 0; piles[1].length = 0;
+        return;
+      case "play":
+      case "claim":
+        if (ev.capture && ev.capture.length) {
+          var pile = piles[ev.seat % 2];
+          ev.capture.forEach(function (c) { pile.push(c); });
+          pile.push(ev.card);
+        }
+        return;
+      case "round_over":
+        if (ev.leftovers_to !== null && ev.leftovers_to !== undefined) {
+          (ev.leftovers || []).forEach(function (c) { piles[ev.leftovers_to].push(c); });
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  function showPile(side, v, ctx) {
+    var cards = (v.piles || M.piles)[side];
+    var list = el("ul", { class: "cards pile-cards", "aria-label": fmt(_("Cards taken by {side}"), { side: ctx.sideName(side) }) },
+      cards.map(function (c) { return el("li", { role: "img", "aria-label": D.cardName(c) }, [D.cardImg(c)]); }));
+    var known = cards.length === v.captured[side];
+    ctx.openDialog(fmt(_("Cards taken by {side}"), { side: ctx.sideName(side) }), el("div", null, [
+      cards.length ? list : el("p", { class: "hint", text: _("No card taken yet in this round.") }),
+      known ? null : el("p", { class: "hint", text: _("Cards taken before this page was opened are not shown.") })
+    ]));
+  }
+
   // ---- events ----------------------------------------------------------------------------
   /** Log lines of a Chkobba event; undefined for the events the shell words (chat, away, …). */
   function describeEvent(ev, ctx) {
@@ -82,6 +121,7 @@
 
   /** What an event changes on the page besides the log: the card just laid, dialogs. */
   function onEvent(ev, ctx, old) {
+    trackPiles(M.piles, ev);
     switch (ev.type) {
       case "deal": M.lastLaid = null; M.refusedRedeal = false; break;
       case "play": M.lastLaid = !ev.capture || !ev.capture.length ? ev.card : null; break;
@@ -210,6 +250,13 @@
 
   /** Under a seat's name: the backs of an opponent's hand, or your own hand. */
   function seatContent(seat, v, ctx) {
+    if (v.hands) {
+      // A replay shows every hand face up.
+      return el("ul", { class: "cards hand face-up", "aria-label": fmt(_("Hand of {name}"), { name: ctx.playerName(seat) }) },
+        v.hands[seat].map(function (c) {
+          return el("li", null, [el("span", { class: "card", role: "img", "data-card": c, "aria-label": D.cardName(c) }, [D.cardImg(c)])]);
+        }));
+    }
     if (seat === ctx.seat) {
       if (M.hand && (v.hand || []).indexOf(M.hand) < 0) { M.hand = null; }
       var hl = el("ul", { class: "cards hand", "aria-label": _("Your hand") }, []);
@@ -230,7 +277,9 @@
     }));
     return el("div", { class: "pile-box side-" + side, "data-pile-side": side }, [
       el("div", { class: "pile-title", text: ctx.sideName(side) }),
-      el("div", { class: "pile-count", text: fmt(ngettext("Pile: {n} card", "Pile: {n} cards", v.captured[side]), { n: v.captured[side] }) }),
+      el("button", { type: "button", class: "pile-count", "data-open-pile": side, "aria-haspopup": "dialog",
+        title: _("Show the cards taken"), onclick: function () { showPile(side, v, ctx); },
+        text: fmt(ngettext("Pile: {n} card", "Pile: {n} cards", v.captured[side]), { n: v.captured[side] }) }),
       el("div", { text: fmt(_("Chkobbas: {n}"), { n: v.chkobbas[side] }) }), cards
     ]);
   }
@@ -248,6 +297,9 @@
   function render(v, ctx) {
     var me = ctx.me;
     var hand = me ? v.hand : [];
+    if (!ctx.replay) {
+      [0, 1].forEach(function (side) { if (!v.captured[side]) { M.piles[side] = []; } });
+    }
     if (M.hand && hand.indexOf(M.hand) < 0) { M.hand = null; }
     M.picked = M.picked.filter(function (c) { return v.table.indexOf(c) >= 0; });
     if (M.lastLaid && v.table.indexOf(M.lastLaid) < 0) { M.lastLaid = null; }
@@ -267,7 +319,7 @@
         el("span", { text: fmt(_("Games won: {n}"), { n: v.games_won[side] }) })
       ]));
     });
-    $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
+    if ($("last-round-btn")) { $("last-round-btn").hidden = !(v.rounds && v.rounds.length); }
 
     // Pack, table, piles.
     $("pack").textContent = "";
@@ -280,12 +332,18 @@
     }
     var tc = $("table-cards");
     tc.textContent = "";
+    var laid = ctx.replay ? v.last_laid : M.lastLaid;
     v.table.forEach(function (c) {
-      tc.appendChild(cardButton(c, "table", M.picked.indexOf(c) >= 0, c === M.lastLaid ? _("just laid") : ""));
+      tc.appendChild(cardButton(c, "table", M.picked.indexOf(c) >= 0, c === laid ? _("just laid") : ""));
     });
     $("pile-us").textContent = ""; $("pile-us").appendChild(pileBox(mySide(ctx), v, ctx));
     $("pile-them").textContent = ""; $("pile-them").appendChild(pileBox(1 - mySide(ctx), v, ctx));
 
+    var ds = ctx.dataset;
+    ds.table = v.table.join(","); ds.hand = hand.join(",");
+    ds.drawn = v.drawn || "";
+    ds.winner = v.winner === null || v.winner === undefined ? "" : String(v.winner);
+    if (ctx.replay) { return; }
     // Controls for this phase.
     var myTurn = me && v.turn === ctx.seat;
     $("cut-controls").hidden = !(myTurn && v.phase === "cut");
@@ -299,10 +357,6 @@
     if (M.hand) { sel.push(fmt(_("Your card: {card}"), { card: D.cardName(M.hand) })); }
     if (M.picked.length) { sel.push(fmt(_("Table cards selected: {cards}"), { cards: cardsText(M.picked) })); }
     $("selection").textContent = sel.join(" · ");
-    var ds = ctx.dataset;
-    ds.table = v.table.join(","); ds.hand = hand.join(",");
-    ds.drawn = v.drawn || "";
-    ds.winner = v.winner === null || v.winner === undefined ? "" : String(v.winner);
   }
 
   function statusText(v, ctx) {
@@ -423,6 +477,46 @@
     return false;
   }
 
+  // ---- replay (issue 13, item 6) -----------------------------------------------------------
+  /** The views a replay draws, one per step of ``POST /api/replay``'s answer: each step's state
+   * (the ``dineri replay`` shape, every hand) with what ``render`` also needs: the options, the
+   * hand sizes, and the piles and chkobba cards kept from the steps' events. */
+  function replayViews(data) {
+    var piles = [[], []], chk = [[], []], laid = null;
+    return data.steps.map(function (step) {
+      step.events.forEach(function (ev) {
+        trackPiles(piles, ev);
+        if ((ev.type === "play" || ev.type === "claim") && ev.chkobba) { chk[ev.seat % 2].push(ev.card); }
+        if (ev.type === "play") { laid = ev.capture && ev.capture.length ? null : ev.card; }
+        if (ev.type === "claim" || ev.type === "cut" || ev.type === "round_over") { laid = null; }
+      });
+      var st = step.state;
+      // A new round began in this step (R25 done): its piles start empty.
+      if (st.captured[0] + st.captured[1] === 0) { piles = [[], []]; }
+      if (st.chkobbas[0] + st.chkobbas[1] === 0) { chk = [[], []]; }
+      return Object.assign({}, st, {
+        options: data.options,
+        hand_sizes: st.hands.map(function (h) { return h.length; }),
+        piles: [piles[0].slice(), piles[1].slice()],
+        chkobba_cards: [chk[0].slice(), chk[1].slice()],
+        last_laid: laid && st.table.indexOf(laid) >= 0 ? laid : null
+      });
+    });
+  }
+
+  /** Where each round of the replay begins: ``[{step, label}]`` (a round's first step). */
+  function replayRounds(views) {
+    var out = [], seen = {};
+    views.forEach(function (v, i) {
+      var key = v.game + "." + v.round;
+      if (!seen[key] && v.phase !== "over") {
+        seen[key] = true;
+        out.push({ step: i, label: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) });
+      }
+    });
+    return out;
+  }
+
   D.games.register("chkobba", {
     teams: true,
     sideOf: function (seat) { return seat % 2; },
@@ -435,6 +529,8 @@
     init: init,
     keydown: keydown,
     animate: animate,
+    replayViews: replayViews,
+    replayRounds: replayRounds,
     paced: ["cut", "deal", "play", "claim", "redeal_proposed", "redeal_answered"]
   });
 })();
