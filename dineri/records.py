@@ -21,6 +21,7 @@ FORMAT = "dineri-match/1"
 RECORD_ENGINES: dict[str, str] = {
     "chkobba": "dineri.engine",
     "golf4": "dineri.golf4",
+    "seven_diamonds": "dineri.seven_diamonds",
 }
 
 

@@ -33,8 +33,10 @@ def game_names() -> list[str]:
 
 def _register_builtin() -> None:
     from dineri.games.chkobba import ChkobbaGame
+    from dineri.games.seven_diamonds import SevenDiamondsGame
 
     register(ChkobbaGame())
+    register(SevenDiamondsGame())
 
 
 __all__ = ["Game", "GameError", "GameMatch", "game_names", "get_game", "register"]

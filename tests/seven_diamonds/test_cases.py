@@ -45,3 +45,15 @@ def test_case_replay_steps_end_where_replay_stops(path: Path) -> None:
     steps = replay_steps(rec)
     assert len(steps) == out.applied + 1
     assert steps[-1]["state"] == {k: v for k, v in out.to_json().items() if k not in ("ok", "error")}
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_case_through_cli(path: Path) -> None:
+    import subprocess
+    import sys
+
+    case = json.loads(path.read_text())
+    run = subprocess.run([sys.executable, "-m", "dineri.cli", "replay", "-"],
+                         input=json.dumps(case["record"]), capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    check(case["expect"], json.loads(run.stdout))
