@@ -22,6 +22,7 @@ Strategies:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,3 +174,36 @@ def choose(view: Json, memory: Memory, strategy: str, rng: random.Random,
     sizes = [int(n) for n in view.get("hand_sizes") or [8, 8, 8, 8]]
     best = max(playable, key=lambda c: (_value(c, hand, seat, memory, sizes, weights), -c))
     return {"type": "play", "card": CODE[best]}
+
+
+class SevenDiamondsPlayer:
+    """A Seven Diamonds player behind the player interface of ``dineri/players`` (issue 12):
+    :meth:`choose` decides from the seat's view, the public events it saw and the legal action
+    objects alone (a fresh :class:`Memory` is built from the events each time, so it is a pure
+    function of its input and its seed). ``name``: ``random`` or ``basic``."""
+
+    def __init__(self, name: str = "basic", seed: int | None = None) -> None:
+        if name not in STRATEGIES:
+            raise ValueError(f"unknown strategy {name!r} (one of {', '.join(STRATEGIES)})")
+        self.name = name
+        self._rng = random.Random(seed)
+
+    def choose(self, view: Json, events: Sequence[Json], legal: Sequence[Json]) -> Json:
+        """One of ``legal`` (a copy). Raises ``ValueError`` for an empty ``legal`` or a view that
+        is not this game's seat view."""
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if not isinstance(view, dict) or not isinstance(view.get("seat"), int):
+            raise ValueError("not a seat view")
+        memory = Memory(int(view["seat"]))
+        for event in events:
+            if isinstance(event, dict):
+                memory.on_event(event)
+        memory.on_view(view)
+        wanted = choose(view, memory, self.name, self._rng)
+        for action in legal:
+            if action == wanted:
+                return dict(action)
+        # Not this seat's move by its view (or a view behind the legal list): the first legal
+        # action that is not a forfeit.
+        return dict(next((a for a in legal if a.get("type") != "forfeit"), legal[0]))

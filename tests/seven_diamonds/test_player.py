@@ -133,3 +133,29 @@ def test_an_unknown_strategy_is_refused() -> None:
     state = start(0)
     with pytest.raises(ValueError):
         choose(seat_view(state, 1), Memory(1), "clever", random.Random(0))
+
+
+def test_the_player_interface_plays_whole_matches_through_the_adapter() -> None:
+    from dineri.games import get_game
+    from dineri.players.seven_diamonds_basic import SevenDiamondsPlayer
+
+    game = get_game("seven_diamonds")
+    match, events = game.new_match({}, ["a", "b", "c", "d"], 1)
+    players = [SevenDiamondsPlayer("basic" if s % 2 == 0 else "random", seed=s) for s in range(4)]
+    moves = 0
+    while not match.over:
+        if match.needs_deck():
+            match, evs = match.add_deck()
+        else:
+            (seat,) = match.waiting_for()
+            legal = match.legal_actions(seat)
+            action = players[seat].choose(match.seat_view(seat), list(events), legal)
+            assert action in legal and action["type"] != "forfeit"
+            match, evs = match.apply(seat, action)
+            moves += 1
+        events += evs
+    assert moves > 100 and match.result() is not None
+    with pytest.raises(ValueError):
+        players[0].choose(match.seat_view(0), events, [])
+    with pytest.raises(ValueError):
+        SevenDiamondsPlayer("clever")
