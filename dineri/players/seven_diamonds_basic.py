@@ -186,6 +186,7 @@ class SevenDiamondsPlayer:
         if name not in STRATEGIES:
             raise ValueError(f"unknown strategy {name!r} (one of {', '.join(STRATEGIES)})")
         self.name = name
+        self.strategy = name
         self._rng = random.Random(seed)
 
     def choose(self, view: Json, events: Sequence[Json], legal: Sequence[Json]) -> Json:
@@ -200,10 +201,26 @@ class SevenDiamondsPlayer:
             if isinstance(event, dict):
                 memory.on_event(event)
         memory.on_view(view)
-        wanted = choose(view, memory, self.name, self._rng)
+        wanted = choose(view, memory, self.strategy, self._rng)
         for action in legal:
             if action == wanted:
                 return dict(action)
         # Not this seat's move by its view (or a view behind the legal list): the first legal
         # action that is not a forfeit.
         return dict(next((a for a in legal if a.get("type") != "forfeit"), legal[0]))
+
+
+#: Player names a host may pick (``dineri/players/levels.py``) and the strategy each plays here:
+#: ``random`` plays at random; every other name plays ``basic``.
+NAMES = {"random": "random", "basic": "basic", "greedy": "basic", "easy": "basic", "medium": "basic",
+         "hard": "basic"}
+
+
+def make_player(name: str, seed: int | None = None) -> SevenDiamondsPlayer:
+    """The Seven Diamonds player for a strategy or level name (see :data:`NAMES`), seeded.
+    Raises ``ValueError`` for an unknown name."""
+    if name not in NAMES:
+        raise ValueError(f"unknown player {name!r} (one of {', '.join(NAMES)})")
+    player = SevenDiamondsPlayer(NAMES[name], seed)
+    player.name = name
+    return player

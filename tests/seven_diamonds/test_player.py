@@ -159,3 +159,13 @@ def test_the_player_interface_plays_whole_matches_through_the_adapter() -> None:
         players[0].choose(match.seat_view(0), events, [])
     with pytest.raises(ValueError):
         SevenDiamondsPlayer("clever")
+
+
+def test_make_player_maps_every_level_name() -> None:
+    from dineri.players.seven_diamonds_basic import NAMES, make_player
+
+    for name in ("random", "basic", "greedy", "easy", "medium", "hard"):
+        player = make_player(name, seed=1)
+        assert player.name == name and player.strategy == NAMES[name]
+    with pytest.raises(ValueError):
+        make_player("expert")
