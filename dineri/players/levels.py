@@ -47,6 +47,10 @@ def make_player(name: str, seed: int | None = None, *, timed: bool = True, game:
         from dineri.players.golf4_basic import make_player as golf4_player
 
         return golf4_player(name, seed)
+    if game == "seven_diamonds":
+        from dineri.players.seven_diamonds_basic import make_player as seven_diamonds_player
+
+        return seven_diamonds_player(name, seed)
     if game != "chkobba":
         raise ValueError(f"no computer players for {game!r} yet")
     from dineri.players.chkobba import players as p

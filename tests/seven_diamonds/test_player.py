@@ -169,3 +169,11 @@ def test_make_player_maps_every_level_name() -> None:
         assert player.name == name and player.strategy == NAMES[name]
     with pytest.raises(ValueError):
         make_player("expert")
+
+
+def test_the_levels_give_seven_diamonds_players() -> None:
+    from dineri.players.levels import make_player
+
+    player = make_player("hard", 3, game="seven_diamonds")
+    assert player.name == "hard" and player.strategy == "basic"
+    assert make_player("random", 3, game="seven_diamonds").strategy == "random"

@@ -12,6 +12,13 @@
   var POINTS = { A: 20, K: 10, Q: 10, J: 10 };
   var HINTS_KEY = "dineri.seven_diamonds.hints";
 
+  // The record page's refusal codes (match-record-seven-diamonds.md), in the page's language.
+  D.addErrors({
+    illegal_call: _("That call is not open now: Double or Pass first, then Three or Pass for the doubler's opponents."),
+    illegal_card: _("That card does not fit: play a 7 of a new suit or the next card up on its row (the 7 of diamonds first)."),
+    must_play: _("You hold a card that fits: playing is compulsory.")
+  });
+
   // The module's memory of the page: the selected card, the help switch, the seats that said
   // jella since they last played (S10), the context.
   var M = { picked: null, hints: false, jella: {}, ctx: null };
