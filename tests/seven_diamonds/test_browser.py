@@ -270,3 +270,45 @@ def test_the_arabic_page_is_right_to_left_with_the_seeds_terms(browser: Any, ser
     with contextlib.suppress(Exception):
         ctx.close()
     assert console.errors == []
+
+
+DRAWN = """() => ({
+  rows: Object.fromEntries([...document.querySelectorAll('.sd-row')].map(r =>
+    [r.dataset.suit, [...r.querySelectorAll('.card[data-card]')].map(c => c.dataset.card)])),
+  hands: [...document.querySelectorAll('.seat[data-seat]')].sort((a, b) => a.dataset.seat - b.dataset.seat)
+    .map(s => [...s.querySelectorAll('.replay-hand [data-card]')].map(c => c.dataset.card)),
+  scores: document.getElementById('scorebar').innerText,
+  bidding: document.getElementById('sd-bidding').innerText
+})"""
+
+
+def test_the_replay_page_draws_seven_diamonds_with_every_hand(browser: Any, server: Any, console: Any,
+                                                              tmp_path: Path) -> None:
+    srv, _api = server
+    case = json.loads((Path(__file__).resolve().parents[1] / "cases" / "seven_diamonds" / "full-game.json")
+                      .read_text(encoding="utf-8"))
+    record = {**case["record"], "players": ["Fahad", "Noura", "Saad", "Reem"]}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    expect = records.replay_json(record)
+    ctx = browser.new_context(viewport={"width": 1000, "height": 1200}, base_url=srv.base, locale="en")
+    page = console.watch(ctx.new_page())
+    page.set_default_timeout(60000)
+    page.goto("/replay")
+    page.set_input_files("#record-file", str(path))
+    page.locator("#viewer").wait_for(state="visible")
+    first = page.evaluate(DRAWN)
+    assert all(not row for row in first["rows"].values()) and all(len(h) == 8 for h in first["hands"])
+    page.keyboard.press("End")
+    page.wait_for_function("document.getElementById('next').disabled")
+    drawn = page.evaluate(DRAWN)
+    assert drawn["rows"] == expect["table"]
+    assert drawn["hands"] == expect["hands"]  # every hand face up, as dineri replay holds them
+    for score in expect["scores"]:
+        assert f"Score: {score}" in drawn["scores"]
+    assert f"×{expect['multiplier']}" in drawn["bidding"]
+    # The round jump lists the rounds.
+    labels = page.locator("#round-jump option").all_inner_texts()
+    assert labels == [f"Round {r}" for r in range(1, len(expect["rounds"]) + 1)]
+    ctx.close()
+    assert console.errors == []

@@ -274,9 +274,23 @@
       ]));
     });
     $("sd-bidding").textContent = biddingText(v, ctx);
-    $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
     drawRows(v);
+    if (!ctx.replay) { drawControls(v, ctx); }
 
+    var ds = ctx.dataset;
+    ds.hand = me ? (v.hand || []).join(",") : "";
+    ds.table = SUITS.map(function (s) { return s + ((v.table || {})[s] || []).length; }).join(",");
+    ds.multiplier = String(v.multiplier);
+    ds.scores = v.scores.join(",");
+    ds.rounds = String((v.rounds || []).length);
+    ds.winner = v.winner === null || v.winner === undefined ? "" : String(v.winner);
+    ds.hints = M.hints ? "on" : "off";
+  }
+
+  /** The controls of this moment (the table page only; the replay page has none). */
+  function drawControls(v, ctx) {
+    var me = ctx.me;
+    $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
     var myTurn = me && v.turn === ctx.seat;
     var stage2 = v.doubler !== null && v.doubler !== undefined;
     $("bid-controls").hidden = !(myTurn && v.phase === "bidding");
@@ -288,15 +302,6 @@
     $("play-btn").hidden = !anyFits;
     $("jella-btn").hidden = !canPlay || anyFits;
     $("selection").textContent = M.picked ? fmt(_("Your card: {card}"), { card: D.cardName(M.picked) }) : "";
-
-    var ds = ctx.dataset;
-    ds.hand = me ? (v.hand || []).join(",") : "";
-    ds.table = SUITS.map(function (s) { return s + ((v.table || {})[s] || []).length; }).join(",");
-    ds.multiplier = String(v.multiplier);
-    ds.scores = v.scores.join(",");
-    ds.rounds = String((v.rounds || []).length);
-    ds.winner = v.winner === null || v.winner === undefined ? "" : String(v.winner);
-    ds.hints = M.hints ? "on" : "off";
   }
 
   function statusText(v, ctx) {
@@ -364,21 +369,32 @@
     return mo.flip(mo.card(ev.card, "row"), mo.wasCard(ev.card) || mo.wasSeat(ev.seat));
   }
 
-  /** A replay step's ``state`` (the record page's replay output, every hand) as the view
-   * render() and seatContent() draw, every hand face up (``hands``), seen from ``seat``. */
-  function replayView(state, seat) {
-    var v = {};
-    Object.keys(state).forEach(function (k) { if (k !== "ok" && k !== "error") { v[k] = state[k]; } });
-    v.options = v.options || { seats: 4, target: 500 };
-    v.hand_sizes = (state.hands || []).map(function (h) { return h.length; });
-    if (seat !== null && seat !== undefined) {
-      v.seat = seat; v.side = seat % 2; v.hand = (state.hands || [])[seat] || [];
-    }
-    return v;
+  // ---- replays (docs/web.md): each step's state (the record page's replay output) as a view ----
+  function replayViews(data) {
+    return data.steps.map(function (step) {
+      var st = step.state, v = {};
+      Object.keys(st).forEach(function (k) { v[k] = st[k]; });
+      v.options = data.options;
+      v.hand_sizes = st.hands.map(function (h) { return h.length; });
+      return v;  // ``hands`` stays: seatContent shows every hand face up
+    });
+  }
+
+  /** Where each round of the replay begins: ``[{step, label}]``. */
+  function replayRounds(views) {
+    var out = [], seen = {};
+    views.forEach(function (v, i) {
+      if (!seen[v.round] && v.phase !== "over") {
+        seen[v.round] = true;
+        out.push({ step: i, label: fmt(_("Round {round}"), { round: v.round }) });
+      }
+    });
+    return out;
   }
 
   D.games.register("seven_diamonds", {
-    replayView: replayView,
+    replayViews: replayViews,
+    replayRounds: replayRounds,
     animate: animate,
     paced: ["bid", "play", "jella"],
     teams: true,
