@@ -45,6 +45,10 @@ class Settings(BaseSettings):
                                             description="failed sign-ins per account in 15 minutes")
     chat_lines_per_minute: int = Field(default=20, ge=0,
                                        description="chat lines per player per table a minute (0 = no limit)")
+    # --- issue 7 hardening (REST side) ---
+    open_table_ttl: float = Field(default=1800.0, ge=0,
+                                  description="an open table whose seats did not change for this long "
+                                              "expires and leaves the lobby (0 = never)")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

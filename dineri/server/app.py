@@ -17,7 +17,7 @@ from dineri.accounts.install import install as install_accounts
 from dineri.admin.routes import admin_router
 from dineri.bot.inprocess import BotLauncher
 from dineri.fanout import make_fanout
-from dineri.server import routes_players, routes_tables, ws
+from dineri.server import errors, routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
@@ -61,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.services = services
     app.state.settings = settings
     app.add_middleware(BodyLimit)  # REST bodies are small JSON objects: 16 KiB at most (413)
+    errors.install(app)  # every error answer is {"detail": {"code", "message"}} (docs/protocol.md)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -159,7 +159,8 @@ class TableInfo(_Msg):
 
     id: str
     game: str
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "expired"] = Field(
+        description="expired: an open table nobody joined for DINERI_OPEN_TABLE_TTL seconds (closed)")
     options: dict[str, Any]
     public: bool
     clock: int = Field(description="turn clock in seconds, 0 = off")

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from dineri.accounts.names import NameError_, check_display_name
 from dineri.server.auth import COOKIE, clean_name
 from dineri.server.deps import PlayerDep, ServicesDep
+from dineri.server.errors import responses
 from dineri.store import repo
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -30,7 +31,7 @@ class PlayerOut(BaseModel):
     token: str | None = None
 
 
-@router.post("", status_code=201, response_model=PlayerOut)
+@router.post("", status_code=201, response_model=PlayerOut, responses=responses(400, 413, 422, 429))
 async def create_player(body: NewPlayer, request: Request, response: Response, services: ServicesDep
                         ) -> PlayerOut:
     """Create a guest identity; sets the httponly cookie and returns the bearer token.
@@ -56,7 +57,7 @@ async def create_player(body: NewPlayer, request: Request, response: Response, s
     return PlayerOut(id=pid, name=name, token=token)
 
 
-@router.get("/me", response_model=PlayerOut)
+@router.get("/me", response_model=PlayerOut, responses=responses(401))
 async def me(player: PlayerDep) -> PlayerOut:
     """The player of the token."""
     return PlayerOut(id=player.id, name=player.name)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Literal
+import secrets
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from dineri.games import GameError, get_game
 from dineri.server.deps import MaybePlayerDep, PlayerDep, ServicesDep
+from dineri.server.errors import responses
+from dineri.server.service import LOBBY_MAX_PAGE
 from dineri.server.session import Refused, TableSession
 from dineri.store import repo
 
@@ -23,13 +27,22 @@ class _Body(BaseModel):
 
 
 class NewTable(_Body):
-    """A new table: game options, privacy, turn clock (seconds, 0 = off)."""
+    """A new table: game options (exactly the game's keys), privacy, turn clock (seconds, 0 = off;
+    a JSON integer: ``false`` and ``15.0`` are refused)."""
 
     game: str = "chkobba"
     options: dict[str, Any] = Field(default_factory=lambda: {"seats": 2, "target": 11, "best_of": 1},
                                     examples=[{"seats": 2, "target": 11, "best_of": 1}])
     public: bool = True
     clock: Literal[0, 15, 30, 60] = 0
+
+    @field_validator("clock", mode="before")
+    @classmethod
+    def _integer_clock(cls, value: object) -> object:
+        # Literal compares by equality: False == 0 and 15.0 == 15 would pass without this.
+        if type(value) is not int:
+            raise ValueError("clock must be a JSON integer: 0, 15, 30 or 60")
+        return value
 
 
 class SeatRequest(_Body):
@@ -66,24 +79,48 @@ async def _session(services: ServicesDep, table_id: str) -> TableSession:
     return await sess.fresh()
 
 
-def _hide_from_strangers(sess: TableSession, player_id: str) -> None:
-    """A private table does not exist for a stranger (not seated, not the host): ``404
-    not_found``, as ``GET`` answers, rather than a refusal that would reveal it."""
-    if not sess.public and player_id != sess.host_id and sess.seat_of(player_id) is None:
+def _knows(sess: TableSession, player_id: str | None, code: str | None = None) -> bool:
+    """Whether the table exists for this caller: a public table, or a private one for its host,
+    its seated players and whoever has its invitation ``code``."""
+    if sess.public:
+        return True
+    if player_id is not None and (player_id == sess.host_id or sess.seat_of(player_id) is not None):
+        return True
+    return isinstance(code, str) and secrets.compare_digest(code.encode(), sess.code.encode())
+
+
+def _hide_from_strangers(sess: TableSession, player_id: str | None, code: str | None = None) -> None:
+    """A private table does not exist for a stranger (not seated, not the host, no valid
+    ``code``): ``404 not_found``, exactly the answer for a table that does not exist, rather
+    than a refusal (``bad_code``, ``not_open``, ``not_seated``…) that would reveal it (issue 7,
+    item 9)."""
+    if not _knows(sess, player_id, code):
         raise HTTPException(404, {"code": "not_found", "message": "no such table"})
 
 
 def _visible(sess: TableSession, player_id: str | None, code: str | None) -> dict[str, Any]:
-    seated = sess.seat_of(player_id) is not None
-    is_host = player_id == sess.host_id
-    if not sess.public and not (seated or is_host or code == sess.code):
-        raise HTTPException(404, {"code": "not_found", "message": "no such table"})
-    return sess.info(with_code=is_host)
+    _hide_from_strangers(sess, player_id, code)
+    return sess.info(with_code=player_id == sess.host_id)
 
 
-@router.post("", status_code=201)
+def _no_unknown_options(game: str, options: dict[str, Any]) -> None:
+    """``422 malformed`` naming a key of ``options`` that the game's normalised options do not
+    have (``check_options`` keeps only the keys it knows, so it alone would ignore a typo)."""
+    try:
+        known = get_game(game).check_options(options)
+    except (KeyError, GameError):
+        return  # the service refuses these with their own message
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise HTTPException(422, {"code": "malformed",
+                                  "message": f"options.{unknown[0]} is not an option of {game}"})
+
+
+@router.post("", status_code=201, responses=responses(400, 401, 409, 413, 422, 429))
 async def create_table(body: NewTable, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
-    """Create a table hosted by the caller (the host takes a seat like anybody else)."""
+    """Create a table hosted by the caller (the host takes a seat like anybody else).
+    ``422 malformed`` for an unknown game, bad options or a key that is not one of the game's."""
+    _no_unknown_options(body.game, body.options)
     try:
         sess = await services.tables.create_table(player.id, body.game, body.options, body.public, body.clock)
     except Refused as e:
@@ -91,13 +128,19 @@ async def create_table(body: NewTable, player: PlayerDep, services: ServicesDep)
     return sess.info(with_code=True)
 
 
-@router.get("")
-async def lobby(services: ServicesDep) -> list[dict[str, Any]]:
-    """The lobby: open public tables."""
-    return await services.tables.lobby()
+@router.get("", responses=responses(422))
+async def lobby(services: ServicesDep, response: Response,
+                page: Annotated[int, Query(ge=1, le=LOBBY_MAX_PAGE)] = 1) -> list[dict[str, Any]]:
+    """The lobby, ``LOBBY_PAGE_SIZE`` (50) open public tables a page: those where somebody sits
+    first, then those with a turn clock, then the newest; at most 2 per host; tables about to
+    expire left out. When a next page has tables, the ``Link`` header names it (``rel="next"``)."""
+    tables, more = await services.tables.lobby_page(page)
+    if more:
+        response.headers["Link"] = f'</api/tables?page={page + 1}>; rel="next"'
+    return tables
 
 
-@router.get("/{table_id}")
+@router.get("/{table_id}", responses=responses(404, 422))
 async def get_table(table_id: str, services: ServicesDep, player: MaybePlayerDep,
                     code: str | None = None) -> dict[str, Any]:
     """A table (a private one only with its code, or for its host and seated players)."""
@@ -105,11 +148,12 @@ async def get_table(table_id: str, services: ServicesDep, player: MaybePlayerDep
     return _visible(sess, player.id if player else None, code)
 
 
-@router.post("/{table_id}/seats")
+@router.post("/{table_id}/seats", responses=responses(400, 401, 404, 409, 413, 422))
 async def take_seat(table_id: str, body: SeatRequest, player: PlayerDep, services: ServicesDep
                     ) -> dict[str, Any]:
     """Take a seat before the start."""
     sess = await _session(services, table_id)
+    _hide_from_strangers(sess, player.id, body.code)
     try:
         await sess.take_seat(player.id, body.seat, body.side, body.code)
     except Refused as e:
@@ -117,10 +161,11 @@ async def take_seat(table_id: str, body: SeatRequest, player: PlayerDep, service
     return sess.info(with_code=player.id == sess.host_id)
 
 
-@router.delete("/{table_id}/seats/me")
+@router.delete("/{table_id}/seats/me", responses=responses(401, 404, 409))
 async def leave_seat(table_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
     """Leave your seat before the start."""
     sess = await _session(services, table_id)
+    _hide_from_strangers(sess, player.id)
     try:
         await sess.free_seat(player.id, None)
     except Refused as e:
@@ -128,7 +173,7 @@ async def leave_seat(table_id: str, player: PlayerDep, services: ServicesDep) ->
     return sess.info(with_code=player.id == sess.host_id)
 
 
-@router.delete("/{table_id}/seats/{seat}")
+@router.delete("/{table_id}/seats/{seat}", responses=responses(401, 403, 404, 409, 422))
 async def remove_player(table_id: str, seat: int, player: PlayerDep, services: ServicesDep
                         ) -> dict[str, Any]:
     """The host removes the player of ``seat`` before the start."""
@@ -141,7 +186,7 @@ async def remove_player(table_id: str, seat: int, player: PlayerDep, services: S
     return sess.info(with_code=True)
 
 
-@router.post("/{table_id}/bots")
+@router.post("/{table_id}/bots", responses=responses(400, 401, 403, 404, 409, 413, 422, 501))
 async def seat_bot(table_id: str, body: BotRequest, player: PlayerDep, services: ServicesDep
                    ) -> dict[str, Any]:
     """Seat a computer opponent (hook: ``app.state.bot_launcher(app, table, seat)`` once ``dineri bot``
@@ -160,7 +205,7 @@ async def seat_bot(table_id: str, body: BotRequest, player: PlayerDep, services:
     return sess.info(with_code=True)
 
 
-@router.post("/{table_id}/start")
+@router.post("/{table_id}/start", responses=responses(400, 401, 403, 404, 409, 413, 422))
 async def start(table_id: str, body: StartRequest, player: PlayerDep, services: ServicesDep
                 ) -> dict[str, Any]:
     """The host starts the match when every seat is taken."""
@@ -177,7 +222,7 @@ async def start(table_id: str, body: StartRequest, player: PlayerDep, services: 
     return sess.info(with_code=player.id == sess.host_id)
 
 
-@router.post("/{table_id}/rematch")
+@router.post("/{table_id}/rematch", responses=responses(401, 403, 404, 409))
 async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
     """A player of the finished table asks for a rematch: the rematch table is created once (same
     options; host: the first to ask; its computer players seated again), every asking player is
@@ -198,7 +243,7 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
     return new.info(with_code=True)
 
 
-@router.get("/{table_id}/record")
+@router.get("/{table_id}/record", responses=responses(401, 403, 404, 409))
 async def record(table_id: str, player: PlayerDep, services: ServicesDep) -> JSONResponse:
     """The full ``dineri-match/1`` record, for the table's players once the match is over."""
     sess = await _session(services, table_id)

@@ -11,6 +11,7 @@ import logging
 import time
 import uuid
 from collections import deque
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,14 +21,18 @@ from dineri.games import GameError, get_game
 from dineri.server.session import Refused, TableSession
 from dineri.settings import Settings
 from dineri.store import repo
+from dineri.store.models import utcnow
 
 log = logging.getLogger("dineri.service")
 CLOCKS = (0, 15, 30, 60)
 EVICT_AFTER = 600.0  # seconds a finished table stays in memory after its last use
 MAX_OPEN_TABLES = 3  # open (not started) tables one player may host at once
 CREATE_PER_MINUTE = 10  # tables one player may create per minute (this process)
-LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (the oldest)
+LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (its most relevant two)
+LOBBY_PAGE_SIZE = 50  # tables per lobby page (GET /api/tables?page=n; the lobby socket pushes page 1)
+LOBBY_MAX_PAGE = 1000  # pages beyond this are refused (422): deep offsets only cost the database
 LOBBY_EVERY = 0.25  # seconds between two lobby pushes: changes in between are coalesced
+SWEEP_EVERY = 60.0  # seconds between two sweeps (evicting finished tables, expiring open ones)
 
 
 class TableService:
@@ -56,7 +61,9 @@ class TableService:
             return [t.id for t in repo.tables_with_status(s, "playing")]
         for table_id in await asyncio.to_thread(self._tx, ids):
             await self.session(table_id)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        ttl = self.settings.open_table_ttl
+        every = min(SWEEP_EVERY, max(ttl / 4, 0.25)) if ttl > 0 else SWEEP_EVERY
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
 
     async def stop(self) -> None:
         """Stop the sweeper and every session's timers."""
@@ -67,17 +74,42 @@ class TableService:
         for sess in self.sessions.values():
             await sess.close()
 
-    async def _sweep(self, every: float = 60.0) -> None:
+    async def _sweep(self, every: float = SWEEP_EVERY) -> None:
         while True:
             await asyncio.sleep(every)
+            try:
+                await self.expire_open_tables()
+            except Exception:  # a failed sweep (database away) must not stop the next ones
+                log.exception("open-table expiry failed")
             self.evict_finished()
 
+    async def expire_open_tables(self) -> list[str]:
+        """Close the open tables whose seats have not changed for ``settings.open_table_ttl``
+        seconds (issue 7, item 6): each becomes ``expired`` (stored, then broadcast to its
+        sockets; its host still sees it, with that status) and leaves the lobby. Returns the
+        ids expired now; no-op when the setting is 0. Safe with several processes: the stored
+        update is conditional, so one of them expires a table, once."""
+        ttl = self.settings.open_table_ttl
+        if ttl <= 0:
+            return []
+        before = utcnow() - timedelta(seconds=ttl)
+        stale = await asyncio.to_thread(self._tx, lambda s: repo.stale_open_tables(s, before))
+        expired = []
+        for table_id in stale:
+            sess = await self.session(table_id)
+            if sess is not None and await sess.expire(before):
+                expired.append(table_id)
+        if expired:
+            log.info("open tables expired", extra={"tables": expired, "ttl": ttl})
+            await self.lobby_changed()
+        return expired
+
     def evict_finished(self, idle: float = EVICT_AFTER) -> int:
-        """Forget sessions of finished tables nobody watched for ``idle`` seconds (they reload from
-        storage if asked for again); returns how many were dropped."""
+        """Forget sessions of finished (or expired) tables nobody watched for ``idle`` seconds
+        (they reload from storage if asked for again); returns how many were dropped."""
         now = time.monotonic()
         gone = [tid for tid, sess in self.sessions.items()
-                if sess.status == "over" and not sess.connections and now - sess.touched > idle]
+                if sess.status in ("over", "expired") and not sess.connections and now - sess.touched > idle]
         for tid in gone:
             sess = self.sessions.pop(tid)
             asyncio.get_running_loop().create_task(sess.close())
@@ -199,25 +231,31 @@ class TableService:
         await new.take_seat(player_id, None, None, new.code)
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """Open public tables (the lobby), oldest first (so a flood of new ones cannot push out
-        the tables already waiting), at most :data:`LOBBY_PER_HOST` per host,
-        as table infos."""
+        """The first page of the lobby (what the lobby socket pushes): :meth:`lobby_page`."""
+        return (await self.lobby_page(1))[0]
+
+    async def lobby_page(self, page: int = 1) -> tuple[list[dict[str, Any]], bool]:
+        """Page ``page`` (from 1, :data:`LOBBY_PAGE_SIZE` tables) of the lobby: open public
+        tables as table infos, most relevant first (``repo.open_public_tables``: somebody seated,
+        then a turn clock, then the newest), at most :data:`LOBBY_PER_HOST` per host (applied in
+        the query), none about to expire. Returns ``(tables, more)``: ``more`` when a next page
+        has tables."""
+        ttl = self.settings.open_table_ttl
+        since = utcnow() - timedelta(seconds=ttl) if ttl > 0 else None
+
         def ids(s: Session) -> list[str]:
-            per_host: dict[str, int] = {}
-            out = []
-            for t in repo.open_public_tables(s):
-                per_host[t.host_id] = per_host.get(t.host_id, 0) + 1
-                if per_host[t.host_id] <= LOBBY_PER_HOST:
-                    out.append(t.id)
-            return out
+            rows = repo.open_public_tables(s, per_host=LOBBY_PER_HOST, offset=(page - 1) * LOBBY_PAGE_SIZE,
+                                           limit=LOBBY_PAGE_SIZE + 1, changed_since=since)
+            return [t.id for t, _ in rows]
+        found = await asyncio.to_thread(self._tx, ids)
         out = []
-        for table_id in await asyncio.to_thread(self._tx, ids):
+        for table_id in found[:LOBBY_PAGE_SIZE]:
             sess = await self.session(table_id)
             if sess is not None:
                 await sess.fresh()
             if sess is not None and sess.status == "open" and sess.public:
                 out.append(sess.info())
-        return out
+        return out, len(found) > LOBBY_PAGE_SIZE
 
     async def lobby_changed(self) -> None:
         """Publish the lobby to every lobby socket, at most once per :data:`LOBBY_EVERY` seconds:

@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -319,6 +320,20 @@ class TableSession(Presence):
                 self.removed.add(leaving)
             await self._broadcast([], views=False)
         await self.on_lobby_change()
+
+    async def expire(self, before: datetime) -> bool:
+        """Close this open table if its seats last changed before ``before`` (the open-table
+        expiry, issue 7 item 6): stored as ``expired``, then the table info is broadcast.
+        ``False`` (nothing changed) when it started, a seat changed since, or it is gone."""
+        async with self.lock:
+            await self.ensure_fresh()
+            if self.status != "open":
+                return False
+            if not await self._db(lambda s: repo.expire_table(s, self.id, before)):
+                return False
+            self.status = "expired"
+            await self._broadcast([], views=False)
+        return True
 
     async def start(self, player_id: str, first_dealer: int | None = None,
                     decks: list[list[str]] | None = None) -> None:

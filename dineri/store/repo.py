@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from dineri.store import hooks
@@ -69,18 +70,60 @@ def get_table(s: Session, table_id: str, *, lock: bool = False) -> Table | None:
     return s.get(Table, table_id)
 
 
-def open_public_tables(s: Session, limit: int = 200) -> list[Table]:
-    """Open public tables, oldest first (the lobby): a burst of new tables cannot push the
-    tables that were waiting out of the first ``limit``."""
-    q = (select(Table).where(Table.public.is_(True), Table.status == "open")
-         .order_by(Table.created_at.asc(), Table.id.asc()).limit(limit))
-    return list(s.execute(q).scalars())
+def _last_seat_change() -> Any:
+    """When a table's seats last changed (its creation while none did)."""
+    return func.coalesce(Table.seats_changed_at, Table.created_at)
+
+
+def open_public_tables(s: Session, *, per_host: int = 2, offset: int = 0, limit: int = 50,
+                       changed_since: datetime | None = None) -> list[tuple[Table, int]]:
+    """A page of the lobby: open public tables as ``(table, seats taken)``, most relevant first.
+
+    Order (issue 7, item 6): tables where somebody sits before empty ones, then tables with a
+    turn clock, then the newest (creation time, then id, so pages are stable). At most
+    ``per_host`` tables of one host (its first ones in that order) are listed: the cap applies
+    in the query, before ``offset``/``limit``, so one host's flood of tables hides nobody
+    else's. ``changed_since``: leave out tables whose seats have not changed since then (they
+    are about to expire)."""
+    seated = (select(func.count()).select_from(Seat).where(Seat.table_id == Table.id)
+              .correlate(Table).scalar_subquery())
+    conditions = [Table.public.is_(True), Table.status == "open"]
+    if changed_since is not None:
+        conditions.append(_last_seat_change() >= changed_since)
+    base = select(Table.id.label("id"), Table.host_id.label("host_id"), Table.clock.label("clock"),
+                  Table.created_at.label("created_at"), seated.label("seated")).where(*conditions).subquery()
+
+    def order(t: Any) -> list[Any]:
+        return [case((t.c.seated > 0, 0), else_=1), case((t.c.clock > 0, 0), else_=1),
+                t.c.created_at.desc(), t.c.id.desc()]
+    rank = func.row_number().over(partition_by=base.c.host_id, order_by=order(base)).label("rank")
+    ranked = select(base, rank).subquery()
+    q = (select(Table, ranked.c.seated).join(ranked, ranked.c.id == Table.id)
+         .where(ranked.c.rank <= per_host).order_by(*order(ranked)).offset(offset).limit(limit))
+    return [(t, int(n)) for t, n in s.execute(q)]
 
 
 def open_tables_of(s: Session, host_id: str) -> int:
-    """How many open (not started) tables ``host_id`` hosts."""
+    """How many open (not started, not expired) tables ``host_id`` hosts."""
     q = select(func.count()).select_from(Table).where(Table.host_id == host_id, Table.status == "open")
     return int(s.execute(q).scalar_one())
+
+
+def stale_open_tables(s: Session, before: datetime, limit: int = 500) -> list[str]:
+    """Ids of open tables whose seats last changed (or which were created) before ``before``,
+    oldest first: those the expiry sweep closes."""
+    q = (select(Table.id).where(Table.status == "open", _last_seat_change() < before)
+         .order_by(_last_seat_change()).limit(limit))
+    return list(s.execute(q).scalars())
+
+
+def expire_table(s: Session, table_id: str, before: datetime) -> bool:
+    """Mark the open table ``table_id`` ``expired`` if its seats still last changed before
+    ``before``; ``False`` (nothing changed) when it started, expired or a seat changed since."""
+    q = (update(Table).where(Table.id == table_id, Table.status == "open", _last_seat_change() < before)
+         .values(status="expired").execution_options(synchronize_session=False))
+    result: Any = s.execute(q)  # a CursorResult: an UPDATE has a row count
+    return bool(result.rowcount)
 
 
 def tables_with_status(s: Session, status: str) -> list[Table]:
@@ -99,6 +142,7 @@ def take_seat(s: Session, table_id: str, seat: int, player_id: str, *, is_bot: b
     """Seat ``player_id`` (the caller checked the seat is free)."""
     row = Seat(table_id=table_id, seat=seat, player_id=player_id, is_bot=is_bot)
     s.add(row)
+    _seats_changed(s, table_id)
     s.flush()
     return row
 
@@ -106,6 +150,13 @@ def take_seat(s: Session, table_id: str, seat: int, player_id: str, *, is_bot: b
 def free_seat(s: Session, table_id: str, seat: int) -> None:
     """Empty a seat."""
     s.execute(delete(Seat).where(Seat.table_id == table_id, Seat.seat == seat))
+    _seats_changed(s, table_id)
+
+
+def _seats_changed(s: Session, table_id: str) -> None:
+    # An open table expires after DINERI_OPEN_TABLE_TTL without a seat change (issue 7, item 6).
+    s.execute(update(Table).where(Table.id == table_id).values(seats_changed_at=utcnow())
+              .execution_options(synchronize_session=False))
 
 
 def append_events(s: Session, table: Table, events: Sequence[dict[str, Any]]) -> list[int]:

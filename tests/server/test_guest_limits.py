@@ -1,5 +1,6 @@
 """Guests are free, so their creation is limited per client address, and the lobby lists the
-tables that were waiting first (issue 3, item 9: one client cannot flood the lobby)."""
+tables where a player waits first (issue 3, item 9 and issue 7, item 6: one client cannot flood
+the lobby)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(
     srv = Server(f"sqlite:///{tmp_path / 'l.db'}").start()  # no guest limit: the lobby must hold alone
     api = Api(srv)
     try:
-        real = api.table(api.player("Amira"))
+        amira = api.player("Amira")
+        real = api.table(amira)
+        assert api.sit(amira, real, seat=0).status_code == 200  # a player waits at this table
 
         async def flood() -> None:
             async with httpx.AsyncClient(base_url=srv.base, timeout=60) as c:
@@ -46,7 +49,14 @@ def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(
         asyncio.run(flood())
         listed = [t["id"] for t in api.http.get("/api/tables").json()]
         assert real["id"] in listed
-        assert listed[0] == real["id"]  # the longest-waiting table comes first
+        # A table where a player waits comes before the flood's empty ones (issue 7, item 6: the
+        # most relevant first, then the newest), and every flood table is still on some page.
+        assert listed[0] == real["id"]
+        page, seen = 1, set(listed)
+        while 'rel="next"' in api.http.get("/api/tables", params={"page": page}).headers.get("link", ""):
+            page += 1
+            seen |= {t["id"] for t in api.http.get("/api/tables", params={"page": page}).json()}
+        assert len(seen) == 1 + 220
     finally:
         srv.stop()
         api.http.close()

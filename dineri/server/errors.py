@@ -1,0 +1,117 @@
+"""One error shape for every HTTP answer that is not a success (issue 7, item 7).
+
+Every error body is ``{"detail": {"code": "...", "message": "...", "errors"?: [...]}}``
+(:class:`ErrorBody`, documented in the OpenAPI schema of every route): a refused operation, a
+validation failure (``422 malformed``, with ``errors``: where and what, never the input echoed
+back), a body that is not JSON (``400 invalid_json``), a body that is not UTF-8 (``422
+malformed``), an unknown path (``404 not_found``), a wrong method (``405``). Nothing of the
+request is encoded back into the answer, so no request body can make the encoder fail (a
+non-UTF-8 body used to answer ``500``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+#: The code of an error answer whose detail is only a sentence (Starlette, FastAPI), by status.
+CODES = {400: "bad_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
+         405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+         422: "malformed", 429: "rate_limited", 500: "internal", 501: "not_available"}
+#: FastAPI's sentence for a body it could not decode (not UTF-8, or nested past the parser).
+_UNREADABLE = "There was an error parsing the body"
+
+
+class FieldError(BaseModel):
+    """One validation problem: where (``loc``: ``["body", "options", "seats"]``), what (``msg``)
+    and its pydantic ``type`` (``int_type``, ``extra_forbidden`` …)."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ErrorDetail(BaseModel):
+    """``code`` (machine-readable, ``docs/protocol.md``), ``message`` (for people), and for a
+    ``422`` from validation the list of problems."""
+
+    code: str = Field(examples=["malformed"])
+    message: str
+    errors: list[FieldError] | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every error answer of the REST API."""
+
+    detail: ErrorDetail
+
+
+def error_response(status: int, code: str, message: str, *, errors: list[dict[str, Any]] | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    """A JSON answer ``status`` with :class:`ErrorBody` ``{"detail": {code, message[, errors]}}``."""
+    detail: dict[str, Any] = {"code": code, "message": message}
+    if errors is not None:
+        detail["errors"] = errors
+    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that may answer ``statuses`` and ``422`` (each an
+    :class:`ErrorBody`; FastAPI would document its own list-shaped ``422`` otherwise)."""
+    return {s: {"model": ErrorBody, "description": CODES.get(s, "error")} for s in sorted({*statuses, 422})}
+
+
+def _loc(raw: Any) -> list[str | int]:
+    return [p if isinstance(p, int) and not isinstance(p, bool) else str(p) for p in raw]
+
+
+async def _validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    problems = list(exc.errors())
+    bad_json = next((e for e in problems if e.get("type") == "json_invalid"), None)
+    if bad_json is not None:
+        why = (bad_json.get("ctx") or {}).get("error", "JSON decode error")
+        return error_response(400, "invalid_json", f"the body is not valid JSON: {why}")
+    errors = [{"loc": _loc(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+              for e in problems]
+    if any(isinstance(e.get("input"), bytes | bytearray) for e in problems):
+        # The body was not read as JSON (another Content-Type): say what is expected.
+        message = "the body must be a JSON object sent as Content-Type: application/json"
+    elif errors:
+        first = errors[0]
+        where = ".".join(str(p) for p in first["loc"])
+        message = f"{where}: {first['msg']}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
+    else:
+        message = "the request is not valid"
+    return error_response(422, "malformed", message, errors=errors)
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    headers = dict(exc.headers) if exc.headers else None
+    detail = exc.detail
+    if isinstance(detail, dict) and isinstance(detail.get("code"), str):
+        message = str(detail.get("message", ""))
+        return error_response(exc.status_code, detail["code"], message, headers=headers)
+    if exc.status_code == 400 and detail == _UNREADABLE:
+        return error_response(422, "malformed", "the body must be a JSON object in UTF-8", headers=headers)
+    code = CODES.get(exc.status_code, "error")
+    return error_response(exc.status_code, code, str(detail), headers=headers)
+
+
+async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    # Starlette logs the exception and re-raises it after this answer is sent.
+    return error_response(500, "internal", "a server fault; nothing was changed")
+
+
+def install(app: FastAPI) -> None:
+    """Make every error answer of ``app`` an :class:`ErrorBody` (unexpected faults too: ``500
+    internal``)."""
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(Exception, _internal)
