@@ -49,6 +49,14 @@ class Settings(BaseSettings):
     open_table_ttl: float = Field(default=1800.0, ge=0,
                                   description="an open table whose seats did not change for this long "
                                               "expires and leaves the lobby (0 = never)")
+    token_lifetime: float = Field(default=30 * 24 * 3600.0, ge=60,
+                                  description="a player token's life; renewed when used past half of it")
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["localhost", "127.0.0.1", "::1"],
+        description="Host header values served (HTTP and WebSocket); '*.example.com' and '*' allowed")
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["127.0.0.1"],
+        description="proxy addresses whose X-Forwarded-Proto/-For are trusted (IPs, networks, '*')")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -57,6 +65,26 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [v.strip().rstrip("/") for v in value.split(",") if v.strip()]
         return value
+
+    @field_validator("allowed_hosts", "forwarded_allow_ips", mode="before")
+    @classmethod
+    def _split_plain(cls, value: object) -> object:
+        """``DINERI_ALLOWED_HOSTS`` and ``DINERI_FORWARDED_ALLOW_IPS`` are comma-separated."""
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _host_patterns(cls, value: list[str]) -> list[str]:
+        """A host is a name or address (``[::1]`` may be written ``::1``), ``*.domain`` or ``*``."""
+        out = []
+        for raw in value:
+            host = raw.lower().removeprefix("[").removesuffix("]")
+            if host != "*" and ("*" in host[1:] or (host.startswith("*") and not host.startswith("*."))):
+                raise ValueError(f"allowed host {raw!r}: a wildcard must be '*' or '*.domain'")
+            out.append(host)
+        return out
 
     def resolved_secret(self) -> str:
         """The secret key: the setting, or one generated once and stored in a ``.secret`` file

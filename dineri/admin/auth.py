@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import time
+from collections import deque
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import Request
@@ -17,6 +19,41 @@ from starlette.requests import Request
 COOKIE = "dineri_admin"
 #: An admin login lasts 12 hours (seconds).
 COOKIE_MAX_AGE = 12 * 3600
+#: Failed admin logins (form or bearer token) allowed per client address in :data:`FAILURE_WINDOW`
+#: seconds; beyond, every attempt from that address is ``429`` until the window has passed.
+MAX_FAILURES = 10
+FAILURE_WINDOW = 60.0
+
+
+class LoginLimit:
+    """Counts failed admin logins per client address (this process, in memory): after
+    ``limit`` failures within ``window`` seconds the address is blocked (even a right token is
+    then refused) until its oldest failure is ``window`` seconds old (issue 7, item 11)."""
+
+    def __init__(self, limit: int = MAX_FAILURES, window: float = FAILURE_WINDOW) -> None:
+        self.limit = limit
+        self.window = window
+        self._failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        if len(self._failures) > 10_000:  # forget quiet addresses: memory stays bounded
+            self._failures = {a: q for a, q in self._failures.items() if q and now - q[-1] <= self.window}
+        q = self._failures.setdefault(address, deque())
+        while q and now - q[0] > self.window:
+            q.popleft()
+        return q
+
+    def retry_after(self, address: str) -> int | None:
+        """Seconds until ``address`` may try again, or ``None`` when it may try now."""
+        now = time.monotonic()
+        q = self._recent(address, now)
+        if len(q) < self.limit:
+            return None
+        return max(1, int(q[0] + self.window - now + 0.999))
+
+    def failed(self, address: str) -> None:
+        """Count a failed attempt of ``address``."""
+        self._recent(address, time.monotonic()).append(time.monotonic())
 
 
 class AdminAuth:

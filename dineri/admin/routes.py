@@ -7,7 +7,9 @@ Pages (browser; a signed cookie after ``/admin/login``, else a redirect to the l
 ``GET /admin/matches/{id}/replay?step=i`` (the replay viewer: every hand, table, piles, scores).
 JSON (``Authorization: Bearer <DINERI_ADMIN_TOKEN>``, or the cookie; else ``401``):
 ``GET /admin/api/matches``, ``GET /admin/api/matches/{id}``, ``GET /admin/api/matches/{id}/record``,
-``GET /admin/api/matches/{id}/replay/{step}``.
+``GET /admin/api/matches/{id}/replay/{step}``; ``POST /admin/api/players/{id}/revoke`` (revoke
+every token of a player). Failed logins (form or bearer) are limited per client address
+(:class:`dineri.admin.auth.LoginLimit`: ``429`` with ``Retry-After``).
 
 With no admin token set, :func:`admin_router` returns an empty router: every admin path is 404.
 Database calls are synchronous, so the endpoints are plain functions (run in the thread pool).
@@ -25,9 +27,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy.orm import Session
 
 from dineri.admin import i18n
-from dineri.admin.auth import COOKIE, COOKIE_MAX_AGE, AdminAuth
+from dineri.admin.auth import COOKIE, COOKIE_MAX_AGE, AdminAuth, LoginLimit
 from dineri.admin.queries import STATUSES, MatchFilter, get_match, list_matches
 from dineri.admin.replay import ReplayError, action_log, final_state, step
+from dineri.store import repo
 
 Json = dict[str, Any]
 SessionFactory = Callable[[], Session]
@@ -63,14 +66,38 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
     if not token:
         return router
     auth = AdminAuth(token, settings.resolved_secret())
+    limit = LoginLimit()  # failed logins per client address: 429 beyond MAX_FAILURES a minute
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def check_limit(request: Request) -> None:
+        wait = limit.retry_after(address(request))
+        if wait is not None:
+            raise HTTPException(429, {"code": "rate_limited",
+                                      "message": f"too many failed admin logins: try again in {wait} s"},
+                                headers={"Retry-After": str(wait)})
+
+    def bearer(request: Request) -> bool:
+        return request.headers.get("authorization", "").lower().startswith("bearer ")
+
+    def guarded(request: Request) -> bool:
+        """Whether the request is an admin's; a wrong bearer token counts as a failed login."""
+        if bearer(request):
+            check_limit(request)
+        if auth.request_ok(request):
+            return True
+        if bearer(request):
+            limit.failed(address(request))
+        return False
 
     def page_guard(request: Request) -> RedirectResponse | None:
-        if auth.request_ok(request):
+        if guarded(request):
             return None
         return RedirectResponse("/admin/login", status_code=303)
 
     def api_guard(request: Request) -> None:
-        if not auth.request_ok(request):
+        if not guarded(request):
             raise HTTPException(401, {"code": "unauthorized", "message": "admin token needed"},
                                 headers={"WWW-Authenticate": "Bearer"})
 
@@ -97,9 +124,11 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
 
     @router.post("/login")
     async def login(request: Request) -> Response:
+        check_limit(request)
         body = (await request.body())[:4096].decode("utf-8", "replace")
         given = (parse_qs(body).get("token") or [""])[0]
         if not auth.token_ok(given):
+            limit.failed(address(request))
             return _render(request, "login.html", status=401, error=True)
         resp = RedirectResponse("/admin", status_code=303)
         resp.set_cookie(COOKIE, auth.cookie_value(), max_age=COOKIE_MAX_AGE, httponly=True,
@@ -187,6 +216,17 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
     def api_record(request: Request, match_id: int) -> Response:
         api_guard(request)
         return _record_response(match_id, load(match_id)[1])
+
+    @router.post("/api/players/{player_id}/revoke")
+    def api_revoke(request: Request, player_id: str) -> Json:
+        """Revoke every token of ``player_id`` (bumps its token version; ``404`` without such a
+        player). The CLI does the same: ``dineri revoke-tokens PLAYER_ID``."""
+        api_guard(request)
+        with sessions() as s, s.begin():
+            version = repo.revoke_tokens(s, player_id[:64])
+        if version is None:
+            raise HTTPException(404, {"code": "not_found", "message": "no such player"})
+        return {"player": player_id, "token_version": version}
 
     @router.get("/api/matches/{match_id}/replay/{step_no}")
     def api_step(request: Request, match_id: int, step_no: int) -> Response:

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from dineri.accounts.install import install as install_accounts
 from dineri.admin.routes import admin_router
@@ -21,6 +22,7 @@ from dineri.server import errors, routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
+from dineri.server.hosts import AllowedHosts
 from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
 from dineri.settings import Settings
@@ -35,7 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     sm = sessions(engine)
     fanout = make_fanout(settings.redis_url)
-    services = Services(settings=settings, sm=sm, tokens=Tokens(settings.resolved_secret()),
+    services = Services(settings=settings, sm=sm,
+                        tokens=Tokens(settings.resolved_secret(), settings.token_lifetime),
                         tables=TableService(sm, fanout, settings),
                         guests=Window(settings.guests_per_minute))
     services.bot_launcher = bots = BotLauncher(delay=0.0 if settings.testing else 0.6)
@@ -61,6 +64,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.services = services
     app.state.settings = settings
     app.add_middleware(BodyLimit)  # REST bodies are small JSON objects: 16 KiB at most (413)
+    app.add_middleware(AllowedHosts, allowed=settings.allowed_hosts)  # DNS rebinding (HTTP and sockets)
+    if settings.forwarded_allow_ips:  # outermost: the checks inside see the client's real scheme/address
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     errors.install(app)  # every error answer is {"detail": {"code", "message"}} (docs/protocol.md)
 
     @app.get("/healthz", tags=["health"])

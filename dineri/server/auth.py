@@ -1,14 +1,21 @@
-"""Guest identities: display names and signed tokens (issue 3, item 2).
+"""Guest identities: display names and signed tokens (issue 3, item 2; issue 7, item 11).
 
-A token is ``itsdangerous.URLSafeSerializer(secret, salt="dineri-player").dumps(player_id)``;
-it is set as the httponly cookie ``dineri_token`` for pages and returned for bearer use.
+A token is ``itsdangerous.URLSafeTimedSerializer(secret, salt="dineri-player-2")`` over
+``[player_id, token_version]``, with the time it was signed: it is refused once older than the
+token lifetime (``DINERI_TOKEN_LIFETIME``, 30 days), and once the player's stored
+``token_version`` moved past the one it carries (revocation). A token used past half its
+lifetime is renewed (a fresh one is sent back), so an active player never expires. It is set as
+the httponly cookie ``dineri_token`` for pages (``Secure`` over HTTPS) and returned for bearer use.
+Tokens of the first format (no time, no version) are refused as unknown.
 """
 
 from __future__ import annotations
 
+import time
 import unicodedata
+from dataclasses import dataclass
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 COOKIE = "dineri_token"
 MAX_NAME = 24
@@ -38,22 +45,41 @@ def clean_name(raw: object) -> str:
     return clean_text(raw, MAX_NAME, "name")
 
 
+@dataclass(frozen=True)
+class TokenClaims:
+    """What a valid token says: the player, the token version it was issued for, and when it
+    was signed (Unix seconds)."""
+
+    player_id: str
+    version: int
+    issued_at: float
+
+
 class Tokens:
-    """Signs and checks player tokens with the server's secret key."""
+    """Signs and checks player tokens with the server's secret key; ``lifetime`` in seconds."""
 
-    def __init__(self, secret: str) -> None:
-        self._s = URLSafeSerializer(secret, salt="dineri-player")
+    def __init__(self, secret: str, lifetime: float = 30 * 24 * 3600) -> None:
+        self._s = URLSafeTimedSerializer(secret, salt="dineri-player-2")
+        self.lifetime = lifetime
 
-    def make(self, player_id: str) -> str:
-        """The token of ``player_id``."""
-        return self._s.dumps(player_id)
+    def make(self, player_id: str, version: int = 0) -> str:
+        """A fresh token of ``player_id`` at token version ``version``."""
+        return self._s.dumps([player_id, version])
 
-    def check(self, token: str | None) -> str | None:
-        """The player id inside a valid ``token``, else ``None``."""
-        if not token:
+    def check(self, token: str | None) -> TokenClaims | None:
+        """The claims of a well-signed ``token`` younger than the lifetime, else ``None`` (the
+        caller still compares the version with the stored one)."""
+        if not token or len(token) > 512:
             return None
         try:
-            value = self._s.loads(token)
-        except BadSignature:
+            value, signed = self._s.loads(token, max_age=int(self.lifetime), return_timestamp=True)
+        except (BadSignature, ValueError, TypeError):  # SignatureExpired is a BadSignature
             return None
-        return value if isinstance(value, str) else None
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+                and type(value[1]) is int):
+            return None
+        return TokenClaims(value[0], value[1], signed.timestamp())
+
+    def due_for_renewal(self, claims: TokenClaims, now: float | None = None) -> bool:
+        """True once ``claims`` is older than half the lifetime: answer with a fresh token."""
+        return (time.time() if now is None else now) - claims.issued_at > self.lifetime / 2

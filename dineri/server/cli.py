@@ -17,7 +17,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings()
     setup_logging(settings.log_level)
     app = create_app(settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None,
+    # proxy_headers=False: the app applies X-Forwarded-* itself, only from DINERI_FORWARDED_ALLOW_IPS.
+    uvicorn.run(app, host=args.host, port=args.port, log_config=None, proxy_headers=False,
                 ws_max_size=settings.max_message_bytes * 4, timeout_graceful_shutdown=5)
     return 0
 
@@ -40,3 +41,6 @@ def add_commands(sub: Any) -> None:
     sc = sub.add_parser("schema", help="write the protocol's JSON Schemas (docs/schemas)")
     sc.add_argument("--out", default="docs/schemas", help="output folder")
     sc.set_defaults(func=cmd_schema)
+    from dineri.server.tokens_cli import add_command as add_revoke
+
+    add_revoke(sub)

@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict
 from dineri.accounts.names import NameError_, check_display_name
 from dineri.server.auth import COOKIE, clean_name
 from dineri.server.deps import PlayerDep, ServicesDep
+from dineri.server.auth import clean_name
+from dineri.server.deps import PlayerDep, ServicesDep, set_token_cookie
 from dineri.server.errors import responses
 from dineri.store import repo
 
@@ -34,7 +36,8 @@ class PlayerOut(BaseModel):
 @router.post("", status_code=201, response_model=PlayerOut, responses=responses(400, 413, 422, 429))
 async def create_player(body: NewPlayer, request: Request, response: Response, services: ServicesDep
                         ) -> PlayerOut:
-    """Create a guest identity; sets the httponly cookie and returns the bearer token.
+    """Create a guest identity; sets the httponly cookie (``Secure`` over HTTPS, living the token
+    lifetime) and returns the bearer token.
     ``422 malformed`` for a bad name; ``429 rate_limited`` beyond ``guests_per_minute`` new
     players from one client address (guests are free: unlimited ones could flood the lobby)."""
     try:
@@ -48,12 +51,13 @@ async def create_player(body: NewPlayer, request: Request, response: Response, s
         raise HTTPException(429, {"code": "rate_limited",
                                   "message": f"at most {services.guests.limit} new players a minute"})
 
-    def write() -> str:
+    def write() -> tuple[str, int]:
         with services.sm.begin() as s:
-            return repo.create_player(s, name).id
-    pid = await asyncio.to_thread(write)
-    token = services.tokens.make(pid)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 24 * 3600)
+            p = repo.create_player(s, name)
+            return p.id, p.token_version or 0
+    pid, version = await asyncio.to_thread(write)
+    token = services.tokens.make(pid, version)
+    set_token_cookie(response, request, token, services.tokens.lifetime)
     return PlayerOut(id=pid, name=name, token=token)
 
 

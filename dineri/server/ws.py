@@ -21,7 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from dineri.server.auth import COOKIE
-from dineri.server.deps import Services, token_from
+from dineri.server.deps import Services, authenticate_sync, token_from
 from dineri.server.protocol import (
     ActionMsg,
     ChatMsg,
@@ -33,7 +33,6 @@ from dineri.server.protocol import (
     too_deep,
 )
 from dineri.server.session import TableSession
-from dineri.store import repo
 
 log = logging.getLogger("dineri.ws")
 router = APIRouter()
@@ -216,11 +215,8 @@ async def lobby_socket(ws: WebSocket) -> None:
 
 def _player_id(ws: WebSocket, services: Services) -> str | None:
     token = token_from(ws.headers.get("authorization"), ws.cookies.get(COOKIE), ws.query_params.get("token"))
-    pid = services.tokens.check(token)
-    if pid is None:
-        return None
-    with services.sm() as s:
-        return pid if repo.get_player(s, pid) is not None else None
+    found = authenticate_sync(services, token)  # expired and revoked tokens count as none
+    return found[0].id if found is not None else None
 
 
 class TableClient:

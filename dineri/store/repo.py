@@ -52,6 +52,17 @@ def get_player(s: Session, player_id: str) -> Player | None:
     return s.get(Player, player_id)
 
 
+def revoke_tokens(s: Session, player_id: str) -> int | None:
+    """Bump the player's ``token_version``: every token issued before is refused from now on
+    (issue 7, item 11). Returns the new version, or ``None`` when there is no such player."""
+    p = s.get(Player, player_id, with_for_update=True)
+    if p is None:
+        return None
+    p.token_version = (p.token_version or 0) + 1
+    s.flush()
+    return p.token_version
+
+
 def create_table(s: Session, *, host_id: str, game: str, options: dict[str, Any], public: bool,
                  clock: int) -> Table:
     """Store a new open table with a fresh id and an unguessable invitation code (128 bits)."""

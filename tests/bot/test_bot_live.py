@@ -168,5 +168,5 @@ def test_bot_takes_a_seat_at_a_private_table_by_its_invitation_link(live: tuple[
             token = await new_guest(http, link.base, "Invited bot")
             return await take_seat(http, link, token, seat=1)
     assert asyncio.run(join(f"{srv.base}/join/{table['id']}.{table['code']}")) == 1
-    with pytest.raises(BotError, match="bad_code"):
+    with pytest.raises(BotError, match="not_found"):  # without the code it does not exist (issue 7, item 9)
         asyncio.run(join(f"{srv.base}/t/{table['id']}"))

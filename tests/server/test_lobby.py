@@ -97,7 +97,8 @@ def test_seated_and_clocked_tables_come_first_then_the_newest(
 
 
 def _client(url: str, **settings: Any) -> TestClient:
-    app = create_app(Settings(database_url=url, testing=True, guests_per_minute=0, **settings))
+    app = create_app(Settings(database_url=url, testing=True, guests_per_minute=0,
+                              allowed_hosts=["testserver"], **settings))
     return TestClient(app)
 
 
