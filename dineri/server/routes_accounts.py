@@ -25,7 +25,7 @@ from dineri.accounts.tables import rated_info
 from dineri.admin.auth import AdminAuth
 from dineri.ratings.modes import MODES
 from dineri.server.auth import COOKIE
-from dineri.server.deps import MaybePlayerDep, PlayerDep, Services, ServicesDep
+from dineri.server.deps import MaybePlayerDep, PlayerDep, Services, ServicesDep, set_token_cookie
 from dineri.store import repo
 
 T = TypeVar("T")
@@ -120,10 +120,14 @@ async def _tx(services: Services, fn: Callable[[Session], T]) -> T:
     return await asyncio.to_thread(run)
 
 
-def _issue(services: Services, response: Response, player_id: str) -> str:
-    """A fresh token for ``player_id``, set as the session cookie (httponly, same-site lax)."""
-    token = services.tokens.make(player_id)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 24 * 3600)
+async def _issue(services: Services, request: Request, response: Response, player_id: str) -> str:
+    """A fresh token for ``player_id`` at its current token version, set as the session cookie
+    (``deps.set_token_cookie``: httponly, same-site lax, Secure over HTTPS, the token lifetime)."""
+    def version(s: Session) -> int:
+        p = repo.get_player(s, player_id)
+        return p.token_version if p is not None else 0
+    token = services.tokens.make(player_id, await _tx(services, version))
+    set_token_cookie(response, request, token, services.tokens.lifetime)
     return token
 
 
@@ -192,7 +196,7 @@ async def login(body: Credentials, request: Request, response: Response, service
             if acc is not None:
                 acc.password_hash = new_hash
         await _tx(services, rehash)
-    token = _issue(services, response, pid)
+    token = await _issue(services, request, response, pid)
 
     def me(s: Session) -> dict[str, Any]:
         acc = accounts.get(s, pid)
@@ -231,7 +235,7 @@ async def _account_checked(services: Services, player_id: str, password: str) ->
 
 
 @router.post("/accounts/password", dependencies=[Csrf])
-async def change_password(body: PasswordChange, player: PlayerDep, response: Response,
+async def change_password(body: PasswordChange, player: PlayerDep, request: Request, response: Response,
                           services: ServicesDep) -> dict[str, bool]:
     """Change the password: tokens issued before are revoked, this browser gets a fresh one.
     ``401 bad_credentials`` for a wrong current password."""
@@ -244,7 +248,7 @@ async def change_password(body: PasswordChange, player: PlayerDep, response: Res
         assert acc is not None
         accounts.set_password(s, acc, hashed)
     await _tx(services, write)
-    _issue(services, response, player.id)
+    await _issue(services, request, response, player.id)
     return {"ok": True}
 
 
