@@ -41,15 +41,16 @@ BY_CODE: dict[str, Card] = {
 
 
 def parse_card(code: object) -> Card:
-    """Parse a card code such as ``"7D"`` or ``"qh"`` (R3; case-insensitive).
+    """Parse a card code such as ``"7D"`` or ``"qh"`` (R3: ASCII, either case).
 
     Raises :class:`RuleError` with code ``malformed`` for anything that is not a
-    card code (``"1H"``, ``"10D"``, ``7``, ``None`` …).
+    card code (``"1H"``, ``"10D"``, ``7``, ``None`` …), and for non-ASCII letters that
+    upper-case to a code (``"7ſ"`` is not ``"7S"``, R3).
     """
-    if isinstance(code, str):
+    if isinstance(code, str) and code.isascii():
         card = BY_CODE.get(code)
         if card is None:
-            card = BY_CODE.get(code.upper())  # e.g. other Unicode letters that upper-case to a code
+            card = BY_CODE.get(code.upper())
         if card is not None:
             return card
     raise RuleError(

@@ -109,9 +109,48 @@ async def _internal(request: Request, exc: Exception) -> JSONResponse:
     return error_response(500, "internal", "a server fault; nothing was changed")
 
 
+#: What an ``/api`` operation that lists no error answers of its own is documented to answer.
+GENERIC = (400, 401, 403, 404, 409, 413, 422, 429)
+_REF = "#/components/schemas/ErrorBody"
+
+
+def document_errors(schema: dict[str, Any]) -> dict[str, Any]:
+    """Make an OpenAPI document say what the server sends: every ``4xx``/``5xx`` answer of every
+    operation is an :class:`ErrorBody` (FastAPI's list-shaped ``HTTPValidationError`` is never
+    sent), and an ``/api`` operation whose route did not list its errors with :func:`responses`
+    gets :data:`GENERIC`. Changes ``schema`` in place."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    body = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+    components.update(body.pop("$defs", {}))
+    components["ErrorBody"] = body
+    for path, item in schema.get("paths", {}).items():
+        for op in item.values():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            answers = op["responses"]
+            if path.startswith("/api/") and _REF not in str(answers):  # no responses() of its own
+                for status in GENERIC:
+                    answers.setdefault(str(status), {"description": CODES.get(status, "error")})
+            for status, answer in answers.items():
+                if status[:1] in "45":
+                    answer["content"] = {"application/json": {"schema": {"$ref": _REF}}}
+    text = str(schema.get("paths", {}))
+    for name in ("HTTPValidationError", "ValidationError"):
+        if f"/{name}'" not in text:
+            components.pop(name, None)
+    return schema
+
+
 def install(app: FastAPI) -> None:
     """Make every error answer of ``app`` an :class:`ErrorBody` (unexpected faults too: ``500
-    internal``)."""
+    internal``), and its OpenAPI document say so (:func:`document_errors`)."""
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(Exception, _internal)
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_errors(build())
+        return app.openapi_schema
+    app.openapi = openapi  # type: ignore[method-assign]
