@@ -28,6 +28,9 @@ from dineri.ratings.glicko2 import Glicko
 from dineri.ratings.modes import MODES
 from dineri.server.deps import Services, optional_player
 from dineri.store.models import Match, Player, Seat, Table
+from dineri.server.auth import COOKIE
+from dineri.server.deps import Services, authenticate, token_from
+from dineri.store.models import Match, Seat, Table
 from dineri.web.pages import render
 
 
@@ -70,9 +73,10 @@ def shown_record(s: Session, match: Match) -> dict[str, Any]:
 def mount_pages(app: FastAPI, services: Services) -> None:
     """Add the accounts' pages to ``app``."""
 
-    def viewer(request: Request) -> str | None:
-        p = optional_player(request, services)
-        return p.id if p else None
+    async def viewer(request: Request) -> str | None:
+        token = token_from(request.headers.get("authorization"), request.cookies.get(COOKIE))
+        found = await authenticate(services, token)  # off the loop; expired or revoked: nobody
+        return found[0].id if found else None
 
     async def read(fn: Any) -> Any:
         def run() -> Any:
@@ -88,7 +92,8 @@ def mount_pages(app: FastAPI, services: Services) -> None:
     async def player_page(request: Request, name: str) -> Response:
         if len(name) > 64:
             return _page(request, "not_found.html", status_code=404)
-        data = await read(lambda s: profile(s, name, viewer(request)))
+        who = await viewer(request)
+        data = await read(lambda s: profile(s, name, who))
         if data is None:
             return _page(request, "accounts/no_player.html", status_code=404)
         if data["username"] != name and name_key(data["username"]) == name_key(name):
@@ -118,6 +123,7 @@ def mount_pages(app: FastAPI, services: Services) -> None:
     @app.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, match_id: int) -> HTMLResponse:
         who = await asyncio.to_thread(viewer, request)  # the token check reads the database
+        who = await viewer(request)
 
         def load(s: Session) -> tuple[dict[str, Any], str, bool] | None:
             found = finished_match(s, match_id, who)
@@ -142,6 +148,8 @@ def mount_pages(app: FastAPI, services: Services) -> None:
             f = finished_match(s, match_id, who)
             return shown_record(s, f[0]) if f else None
         found = await read(load)
+        who = await viewer(request)
+        found = await read(lambda s: (f[0].record if (f := finished_match(s, match_id, who)) else None))
         if found is None:
             raise HTTPException(404, {"code": "not_found", "message": "no such finished match"})
         return JSONResponse(found, headers={
