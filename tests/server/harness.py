@@ -68,6 +68,7 @@ class Server:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return self
             time.sleep(0.1)
+        self.stop()  # a server that never answered must not outlive the test
         raise RuntimeError("server did not start")
 
     def stop(self) -> None:
