@@ -26,11 +26,9 @@ from dineri.accounts.security import csrf_token, set_csrf
 from dineri.games import GameError, get_game
 from dineri.ratings.glicko2 import Glicko
 from dineri.ratings.modes import MODES
-from dineri.server.deps import Services, optional_player
-from dineri.store.models import Match, Player, Seat, Table
 from dineri.server.auth import COOKIE
 from dineri.server.deps import Services, authenticate, token_from
-from dineri.store.models import Match, Seat, Table
+from dineri.store.models import Match, Player, Seat, Table
 from dineri.web.pages import render
 
 
@@ -122,8 +120,7 @@ def mount_pages(app: FastAPI, services: Services) -> None:
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, match_id: int) -> HTMLResponse:
-        who = await asyncio.to_thread(viewer, request)  # the token check reads the database
-        who = await viewer(request)
+        who = await viewer(request)  # the token check reads the database (off the loop)
 
         def load(s: Session) -> tuple[dict[str, Any], str, bool] | None:
             found = finished_match(s, match_id, who)
@@ -143,13 +140,11 @@ def mount_pages(app: FastAPI, services: Services) -> None:
     async def match_record(request: Request, match_id: int) -> JSONResponse:
         """The ``dineri-match/1`` record of a finished match: anybody's for a public table, its
         players' for a private one (``404 not_found`` otherwise)."""
-        who = await asyncio.to_thread(viewer, request)  # the token check reads the database
+        who = await viewer(request)  # the token check reads the database (off the loop)
         def load(s: Session) -> dict[str, Any] | None:
             f = finished_match(s, match_id, who)
             return shown_record(s, f[0]) if f else None
         found = await read(load)
-        who = await viewer(request)
-        found = await read(lambda s: (f[0].record if (f := finished_match(s, match_id, who)) else None))
         if found is None:
             raise HTTPException(404, {"code": "not_found", "message": "no such finished match"})
         return JSONResponse(found, headers={

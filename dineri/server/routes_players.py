@@ -8,8 +8,6 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict
 
 from dineri.accounts.names import NameError_, check_display_name
-from dineri.server.auth import COOKIE, clean_name
-from dineri.server.deps import PlayerDep, ServicesDep
 from dineri.server.auth import clean_name
 from dineri.server.deps import PlayerDep, ServicesDep, set_token_cookie
 from dineri.server.errors import responses
