@@ -42,6 +42,8 @@ def _page(request: Request, template: str, status_code: int = 200, **extra: Any)
 
 def finished_match(s: Session, match_id: int, viewer_id: str | None) -> tuple[Match, Table] | None:
     """A finished match the viewer may see (public table, or a private one the viewer played)."""
+    if not 1 <= match_id < 2**63:  # beyond a SQL integer: no such match (never an overflow, a 500)
+        return None
     m = s.get(Match, match_id)
     if m is None or m.status != "over":
         return None
