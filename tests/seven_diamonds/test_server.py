@@ -251,3 +251,47 @@ def test_sigkill_mid_round_then_resume_and_play_on(tmp_path: Path) -> None:
     finally:
         srv.stop()
         api.http.close()
+
+
+def test_the_turn_clock_passes_in_the_bidding_and_plays_the_lowest_card(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'c.db'}", DINERI_MESSAGES_PER_SECOND="5000",
+                 DINERI_CLOCK_SCALE="0.02").start()
+    api = Api(srv)
+    try:
+        rng = random.Random(4)
+        players = [api.player(n) for n in NAMES]
+        r = api.call("POST", "/api/tables", players[0], json={"game": "seven_diamonds", "options": {},
+                                                              "public": True, "clock": 15})
+        table = r.json()
+        for seat, p in enumerate(players):
+            assert api.sit(p, table, seat=seat).status_code == 200
+        assert api.start(players[0], table, first_dealer=1, decks=decks(rng)).status_code == 200
+
+        async def idle() -> None:
+            # Everyone is connected (no grace runs out) and nobody acts: the clock plays a round.
+            clients = [await Client(srv, table["id"], p["token"]).connect(last_event=0) for p in players]
+            await clients[0].wait_for(lambda f: f["type"] == "event" and f["event"]["type"] == "round_over",
+                                      timeout=300)
+            assert (await clients[2].act({"type": "forfeit"}))["type"] == "ack"
+            for c in clients:
+                await c.close()
+
+        asyncio.run(idle())
+        record = api.call("GET", f"/api/tables/{table['id']}/record", players[0]).json()
+        game = get_game("seven_diamonds")
+        *played, last = record["actions"]
+        assert last == {"seat": 2, "type": "forfeit"} and len(played) > 30
+        # Every action the clock made is the documented timeout move at that moment.
+        match, _ = game.new_match({}, NAMES, record["first_dealer"], decks=record["decks"])
+        for action in played:
+            assert action.get("auto") is True
+            seat = action["seat"]
+            expected = match.auto_action(seat)
+            assert {k: v for k, v in action.items() if k not in ("seat", "auto")} == expected
+            match, _ = match.apply(seat, expected, auto=True)
+            while match.needs_deck():
+                match, _ = match.add_deck()
+        assert match.rounds() and record["result"]["forfeited"] == 2
+    finally:
+        srv.stop()
+        api.http.close()
