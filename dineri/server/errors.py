@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 #: The code of an error answer whose detail is only a sentence (Starlette, FastAPI), by status.
 CODES = {400: "bad_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
@@ -100,8 +101,21 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
         return error_response(exc.status_code, detail["code"], message, headers=headers)
     if exc.status_code == 400 and detail == _UNREADABLE:
         return error_response(422, "malformed", "the body must be a JSON object in UTF-8", headers=headers)
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": _allowed_methods(request)}
     code = CODES.get(exc.status_code, "error")
     return error_response(exc.status_code, code, str(detail), headers=headers)
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method some route serves at the request's path: Starlette's ``Allow`` names only the
+    first route of the path, though GET and POST of one path are often two routes."""
+    allowed = []
+    for method in ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"):
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
 
 
 async def _internal(request: Request, exc: Exception) -> JSONResponse:

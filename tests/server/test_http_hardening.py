@@ -87,7 +87,9 @@ def test_validation_422s_have_the_documented_shape_and_echo_no_input(api: Api) -
 def test_unknown_paths_and_methods_answer_the_documented_shape(server: Server) -> None:
     with httpx.Client(base_url=server.base) as http:
         _error(http.get("/api/nothing-here"), 404, "not_found")
-        _error(http.put("/api/tables"), 405, "method_not_allowed")
+        r = http.put("/api/tables")
+        _error(r, 405, "method_not_allowed")
+        assert r.headers["allow"] == "GET, POST"  # both routes of the path (Starlette named one)
         _error(http.post("/api/players", content=b"x" * 20000), 413, "too_large")
 
 
