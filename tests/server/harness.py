@@ -36,9 +36,10 @@ class Server:
 
     def __init__(self, db_url: str, **env: str) -> None:
         self.db_url = db_url
-        # Tests make many players from one address: no guest limit unless a test sets one.
+        # Tests make many players from one address, and some chat in bursts: no guest or chat
+        # limit unless a test sets one.
         self.env = {"DINERI_DATABASE_URL": db_url, "DINERI_TESTING": "1", "DINERI_GUESTS_PER_MINUTE": "0",
-                    **env}
+                    "DINERI_CHAT_LINES_PER_MINUTE": "0", **env}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"dineri-test-{self.port}.log"
