@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./dineri.db"
     secret_key: str | None = None
     redis_url: str | None = Field(default=None, description="None = in-process fan-out")
+    redis_prefix: str = Field(default="dineri:", min_length=1, max_length=64,
+                              description="prefix of every Redis channel and key (one per site)")
     grace_seconds: float = Field(default=90.0, gt=0, description="a dropped seat's grace before forfeit")
     clock_scale: float = Field(default=1.0, gt=0, description="multiplies table turn clocks (tests)")
     testing: bool = Field(default=False, description="only then may a client supply deck orders")

@@ -33,6 +33,11 @@ def run_online() -> None:
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)
         with context.begin_transaction():
+            if conn.dialect.name == "postgresql":
+                # Processes starting together (a site's) migrate one at a time: the others wait
+                # here, then find the schema at head (issue 9). One lock per schema.
+                conn.exec_driver_sql(
+                    "SELECT pg_advisory_xact_lock(hashtext('dineri-migrate:' || current_schema()))")
             context.run_migrations()
     engine.dispose()
 

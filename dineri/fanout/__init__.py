@@ -11,12 +11,13 @@ from __future__ import annotations
 from dineri.fanout.base import Callback, Fanout, LocalFanout
 
 
-def make_fanout(redis_url: str | None) -> Fanout:
-    """A Redis fan-out for ``redis_url``, or the in-process one when it is ``None``."""
+def make_fanout(redis_url: str | None, prefix: str = "dineri:") -> Fanout:
+    """A Redis fan-out for ``redis_url`` (channels named ``prefix`` + channel), or the
+    in-process one when it is ``None``."""
     if redis_url:
         from dineri.fanout.redis import RedisFanout
 
-        return RedisFanout(redis_url)
+        return RedisFanout(redis_url, prefix)
     return LocalFanout()
 
 

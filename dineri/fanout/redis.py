@@ -22,11 +22,13 @@ PREFIX = "dineri:"
 
 
 class RedisFanout(Fanout):
-    """Fan-out over Redis at ``url`` (``redis://host:port/db``)."""
+    """Fan-out over Redis at ``url`` (``redis://host:port/db``); channels are named ``prefix`` +
+    channel."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prefix: str = PREFIX) -> None:
         super().__init__()
         self.url = url
+        self.prefix = prefix  # DINERI_REDIS_PREFIX: sites sharing one Redis never hear each other
         self._redis: aioredis.Redis | None = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -36,7 +38,7 @@ class RedisFanout(Fanout):
         """Connect and start the reader task."""
         self._redis = aioredis.from_url(self.url)
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(PREFIX + "_")  # a pub/sub connection needs one channel to read
+        await self._pubsub.subscribe(self.prefix + "_")  # a pub/sub connection needs one channel to read
         self._reader = asyncio.create_task(self._read())
 
     async def stop(self) -> None:
@@ -54,7 +56,7 @@ class RedisFanout(Fanout):
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Publish ``message`` (JSON) on ``channel`` through Redis."""
         assert self._redis is not None, "start() first"
-        await self._redis.publish(PREFIX + channel, json.dumps(message, separators=(",", ":")))
+        await self._redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
 
     async def wait_subscribed(self) -> None:
         """Wait until pending (un)subscriptions reached Redis."""
@@ -68,11 +70,11 @@ class RedisFanout(Fanout):
 
     def _channel_used(self, channel: str) -> None:
         if self._pubsub is not None and len(self._subs.get(channel, ())) == 1:
-            self._track(self._pubsub.subscribe(PREFIX + channel))
+            self._track(self._pubsub.subscribe(self.prefix + channel))
 
     def _channel_idle(self, channel: str) -> None:
         if self._pubsub is not None:
-            self._track(self._pubsub.unsubscribe(PREFIX + channel))
+            self._track(self._pubsub.unsubscribe(self.prefix + channel))
 
     async def _read(self) -> None:
         while True:
@@ -91,4 +93,4 @@ class RedisFanout(Fanout):
                 data = json.loads(msg["data"])
             except ValueError:
                 continue
-            self._deliver(channel.removeprefix(PREFIX), data)
+            self._deliver(channel.removeprefix(self.prefix), data)

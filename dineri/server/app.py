@@ -36,7 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     engine = make_engine(settings.database_url)
     sm = sessions(engine)
-    fanout = make_fanout(settings.redis_url)
+    fanout = make_fanout(settings.redis_url, settings.redis_prefix)
     services = Services(settings=settings, sm=sm,
                         tokens=Tokens(settings.resolved_secret(), settings.token_lifetime),
                         tables=TableService(sm, fanout, settings),
