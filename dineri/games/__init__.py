@@ -33,9 +33,11 @@ def game_names() -> list[str]:
 
 def _register_builtin() -> None:
     from dineri.games.chkobba import ChkobbaGame
+    from dineri.games.golf4 import Golf4Game
     from dineri.games.seven_diamonds import SevenDiamondsGame
 
     register(ChkobbaGame())
+    register(Golf4Game())
     register(SevenDiamondsGame())
 
 

@@ -33,8 +33,8 @@ class Presence:
     away: set[int]
     announced_away: set[int]
     connections: dict[int, int]
-    _clock_task: asyncio.Task[None] | None
-    _clock: tuple[int, float] | None
+    _clock_tasks: dict[int, asyncio.Task[None]]  # seat -> its turn clock's task
+    _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
     _grace: dict[int, asyncio.Task[None]]
 
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
@@ -98,20 +98,38 @@ class Presence:
             await self._auto(seat, self.match.forfeit_action())
 
     def _arm_clock(self) -> None:
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-            self._clock_task = None
-        self._clock = None
+        """(Re)start the turn clock of every seat the game waits on (``waiting_for``: one seat
+        mostly; golf4's peek: every seat that has not answered, G6). After a change each seat gets
+        a fresh clock, except that while the game waits on several seats at once, a seat it was
+        already waiting on keeps its running clock (another seat's answer does not reset it)."""
+        old = self._clocks
+        for task in self._clock_tasks.values():
+            task.cancel()
+        self._clock_tasks, self._clocks = {}, {}
         match = self.match
         if not self.clock or match is None or match.over:
             return
-        seat = match.to_act()
-        if seat is None:
-            return
+        waiting = match.waiting_for()
         delay = self.clock * self.settings.clock_scale
-        self._clock = (seat, time.time() + delay)
         loop = asyncio.get_running_loop()
-        self._clock_task = loop.create_task(self._clock_expiry(self.version, seat, delay))
+        now = time.time()
+        for seat in waiting:
+            expires = old[seat] if len(waiting) > 1 and seat in old else now + delay
+            self._clocks[seat] = expires
+            self._clock_tasks[seat] = loop.create_task(
+                self._clock_expiry(self.version, seat, max(0.0, expires - now)))
+
+    def _running_clock(self) -> dict[str, Any] | None:
+        """The table info's ``running_clock``: the first awaited seat's clock ``{"seat",
+        "expires_at"}`` and, when the game waits on several, ``seats``: every awaited seat's
+        ``{"seat", "expires_at"}``; ``None`` when no clock runs."""
+        if not self._clocks:
+            return None
+        first = next(iter(self._clocks))
+        info: dict[str, Any] = {"seat": first, "expires_at": self._clocks[first]}
+        if len(self._clocks) > 1:
+            info["seats"] = [{"seat": s, "expires_at": t} for s, t in self._clocks.items()]
+        return info
 
     async def _clock_expiry(self, version: int, seat: int, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -121,14 +139,14 @@ class Presence:
             action = self.match.auto_action(seat)
             if action is None:
                 return
-            self._clock_task = None  # this task must not cancel itself when re-arming
+            self._clock_tasks.pop(seat, None)  # this task must not cancel itself when re-arming
             log.info("turn clock expired", extra={"table": self.id, "seat": seat})
             await self._auto(seat, action)
 
     def _stop_timers(self) -> None:
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-        self._clock_task, self._clock = None, None
+        for task in self._clock_tasks.values():
+            task.cancel()
+        self._clock_tasks, self._clocks = {}, {}
         for task in self._grace.values():
             task.cancel()
         self._grace.clear()

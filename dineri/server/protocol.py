@@ -147,11 +147,20 @@ class SeatInfo(_Msg):
     away: bool = False
 
 
-class ClockInfo(_Msg):
-    """The running turn clock: the seat it runs for and when it expires (Unix seconds)."""
+class SeatClock(_Msg):
+    """One awaited seat's turn clock: the seat and when it expires (Unix seconds)."""
 
     seat: int
     expires_at: float
+
+
+class ClockInfo(_Msg):
+    """The running turn clock: the seat it runs for and when it expires (Unix seconds); when
+    the game waits on several seats at once (golf4's peek, G6), ``seats`` lists each one's."""
+
+    seat: int
+    expires_at: float
+    seats: list[SeatClock] | None = None
 
 
 class TableInfo(_Msg):
@@ -202,6 +211,16 @@ class EventMsg(_Msg):
     event: dict[str, Any]
 
 
+class PrivateMsg(_Msg):
+    """Server, to one seat's sockets only: a one-time secret of the game (golf4's ``peek_cards``,
+    G6), sent live with the change that showed it (``seq``: that change's last event), after its
+    ``event`` frames and before its ``view``. Never stored, never resent (not on reconnect)."""
+
+    type: Literal["private"] = "private"
+    seq: int
+    event: dict[str, Any]
+
+
 class AckMsg(_Msg):
     """Server, to the sender only: the action ``id`` was accepted and stored; ``seq`` is the
     number of the last event it caused."""
@@ -241,7 +260,7 @@ class PongMsg(_Msg):
 
 
 ServerMsg = Annotated[
-    WelcomeMsg | ViewMsg | EventMsg | AckMsg | ErrorMsg | TableMsg | LobbyMsg | PongMsg,
+    WelcomeMsg | ViewMsg | EventMsg | PrivateMsg | AckMsg | ErrorMsg | TableMsg | LobbyMsg | PongMsg,
     Field(discriminator="type"),
 ]
 
@@ -296,8 +315,8 @@ CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "hello": HelloMsg, "action": ActionMsg, "chat": ChatMsg, "ping": PingMsg,
 }
 SERVER_MODELS: dict[str, type[BaseModel]] = {
-    "welcome": WelcomeMsg, "view": ViewMsg, "event": EventMsg, "ack": AckMsg, "error": ErrorMsg,
-    "table": TableMsg, "lobby": LobbyMsg, "pong": PongMsg,
+    "welcome": WelcomeMsg, "view": ViewMsg, "event": EventMsg, "private": PrivateMsg, "ack": AckMsg,
+    "error": ErrorMsg, "table": TableMsg, "lobby": LobbyMsg, "pong": PongMsg,
 }
 
 # Codes of the service itself (the rules' codes come from the game, e.g. match-record.md).

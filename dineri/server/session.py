@@ -18,7 +18,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import Fanout
 from dineri.games import GameError, GameMatch, get_game
+from dineri.server import judge
 from dineri.server.frames import Frames
 from dineri.server.presence import Presence
 from dineri.settings import Settings
@@ -99,8 +100,8 @@ class TableSession(Presence):
         self.away: set[int] = set()
         self.announced_away: set[int] = set()
         self.connections: dict[int, int] = {}
-        self._clock_task: asyncio.Task[None] | None = None
-        self._clock: tuple[int, float] | None = None
+        self._clock_tasks: dict[int, asyncio.Task[None]] = {}
+        self._clocks: dict[int, float] = {}
         self._grace: dict[int, asyncio.Task[None]] = {}
         self.origin = ""
         self.touched = time.monotonic()  # last use, for evicting finished tables from memory
@@ -201,17 +202,17 @@ class TableSession(Presence):
     def info(self, *, with_code: bool = False) -> dict[str, Any]:
         """The public table info (``TableInfo`` of the protocol); ``code`` only when asked."""
         seats = []
+        game = get_game(self.game_name)
         for i in range(self.seats):
             row = self.seat_rows.get(i)
-            seats.append({"seat": i, "side": i % 2, "player": row.name if row else None,
-                          "player_id": row.player_id if row else None,
+            seats.append({"seat": i, "side": game.side_of(self.options, i),
+                          "player": row.name if row else None, "player_id": row.player_id if row else None,
                           "away": i in self.announced_away})
         info: dict[str, Any] = {
             "id": self.id, "game": self.game_name, "status": self.status, "options": self.options,
             "public": self.public, "clock": self.clock, "host": self.host_name, "host_id": self.host_id,
             "seats": seats,
-            "running_clock": ({"seat": self._clock[0], "expires_at": self._clock[1]}
-                              if self._clock else None),
+            "running_clock": self._running_clock(),
             "rematch": self.rematch,
         }
         if with_code:
@@ -222,15 +223,19 @@ class TableSession(Presence):
         """The view of ``seat`` (``None``: a spectator); ``None`` before the match starts."""
         if self.match is None:
             return None
-        return self.match.spectator_view() if seat is None else self.match.seat_view(seat)
+        public = self.match.public_view()
+        return public if seat is None else {**public, **self.match.private_view(seat)}
 
     # --- broadcasting --------------------------------------------------------------------
 
     async def _broadcast(self, events: list[tuple[int, dict[str, Any]]], *,
                          ack: dict[str, Any] | None = None, views: bool = True,
-                         table_changed: bool = True) -> None:
-        """Send a committed change to the table's sockets (:class:`dineri.server.frames.Frames`)."""
-        await self.frames.publish(events, ack=ack, views=views, table_changed=table_changed)
+                         table_changed: bool = True,
+                         private: dict[int, list[dict[str, Any]]] | None = None) -> None:
+        """Send a committed change to the table's sockets (:class:`dineri.server.frames.Frames`);
+        ``private``: seat -> one-time events for that seat's sockets alone (never stored)."""
+        await self.frames.publish(events, ack=ack, views=views, table_changed=table_changed,
+                                  private=private)
 
     # --- pre-start operations (REST) --------------------------------------------------------
 
@@ -287,9 +292,11 @@ class TableSession(Presence):
             if seat not in free:
                 raise Refused("seat_taken", f"seat {seat} is taken")
             return seat
-        if side is not None and side not in (0, 1):
-            raise Refused("malformed", "side must be 0 or 1", 422)
-        options = [i for i in free if side is None or i % 2 == side]
+        game = get_game(self.game_name)
+        sides = sorted({game.side_of(self.options, i) for i in range(self.seats)})
+        if side is not None and side not in sides:
+            raise Refused("malformed", f"side must be one of {', '.join(map(str, sides))}", 422)
+        options = [i for i in free if side is None or game.side_of(self.options, i) == side]
         if not options:
             raise Refused("table_full", "no free seat" + ("" if side is None else " on that side"))
         return options[0]
@@ -350,20 +357,26 @@ class TableSession(Presence):
             players = [self.seat_rows[i].name for i in range(self.seats)]
             game = get_game(self.game_name)
             try:
-                match, events = game.new_match(self.options, players, first_dealer, decks)
+                match, first = game.new_match(self.options, players, first_dealer, decks)
+                judged = judge.settle(match, first)
             except GameError as e:
                 raise Refused(e.code, e.message, 422) from None
-            record = match.record()
+            match = judged.match
             events = [{"type": "match_started", "players": players,
-                       "first_dealer": record.get("first_dealer")}, *events]
+                       "first_dealer": match.record().get("first_dealer")}, *judged.events]
+            steps = [replace(st, events_end=st.events_end + 1) for st in judged.steps]
 
             def write(s: Session) -> tuple[int, list[int]]:
                 t = repo.get_table(s, self.id, lock=True)
                 assert t is not None
                 if t.status != "open":
                     raise Stale
-                m = repo.start_match(s, t, self.game_name, record)
-                return m.id, repo.append_events(s, t, events)
+                m = repo.start_match(s, t, self.game_name, match.record())
+                seqs = repo.append_events(s, t, events)
+                _store_steps(s, m, steps, seqs)
+                if steps:
+                    _store_progress(s, t, m, match)
+                return m.id, seqs
             try:
                 self.match_id, seqs = await self._db(write)
             except Stale:
@@ -371,7 +384,9 @@ class TableSession(Presence):
                 raise Refused("not_open", "the match has already started") from None
             self.match, self.status, self.version = match, "playing", self.version + 1
             self.last_seq = seqs[-1]
-            await self._broadcast(list(zip(seqs, events, strict=True)))
+            if match.over:
+                self.status = "over"
+            await self._broadcast(list(zip(seqs, events, strict=True)), private=judged.private)
             self._arm_clock()
             self._grace_for_absent()  # a seat that never connects forfeits after the grace too
         log.info("match started", extra={"table": self.id, "match": self.match_id})
@@ -424,16 +439,11 @@ class TableSession(Presence):
         if match.over:
             return _error(client_id, "match_over", "the match is over"), False
         try:
-            new, events = match.apply(seat, action, auto=auto)
-            while new.needs_deck() and not new.over:
-                new, more = new.add_deck()
-                events = [*events, *more]
+            judged = judge.judge(match, seat, action, auto=auto, client_id=client_id)
         except GameError as e:
             return _error(client_id, e.code, e.message), False
-        if new.over:
-            events = [*events, new.reveal()]
-        logged = new.last_action()
-        record, rounds, result = new.record(), new.rounds(), new.result()
+        new, events = judged.match, judged.events
+        result = new.result()
         match_id = self.match_id
         assert match_id is not None
         known = self.last_seq
@@ -445,12 +455,8 @@ class TableSession(Presence):
             if self.stale or t.next_seq - 1 != known:
                 raise Stale
             seqs = repo.append_events(s, t, events)
-            repo.store_action(s, m, idx=new.actions_count() - 1, seat=seat, client_id=client_id,
-                              action=logged, auto=auto, ack_seq=seqs[-1])
-            repo.update_record(s, m, record)
-            repo.store_rounds(s, m, rounds)
-            if result is not None:
-                repo.finish_match(s, t, m, result)
+            _store_steps(s, m, judged.steps, seqs)
+            _store_progress(s, t, m, new)
             return seqs
         try:
             seqs = await self._db(write)
@@ -466,7 +472,7 @@ class TableSession(Presence):
         if not new.over:
             self._arm_clock()
         await self._broadcast(list(zip(seqs, events, strict=True)),
-                              ack={"conn": conn, **ack} if ack and conn else None)
+                              ack={"conn": conn, **ack} if ack and conn else None, private=judged.private)
         if new.over:
             log.info("match over", extra={"table": self.id, "match": match_id, "result": result})
         return (ack or {"type": "ack", "id": None, "seq": seqs[-1]}), True
@@ -527,6 +533,24 @@ class TableSession(Presence):
         self._stop_timers()
         if self._unsubscribe is not None:
             self._unsubscribe()
+
+
+def _store_steps(s: Session, m: Match, steps: list[judge.Step], seqs: list[int]) -> None:
+    """Log the judgement's accepted actions; each one's ``ack_seq`` is the number of its last
+    event (its own, and those of the decks it needed)."""
+    for st in steps:
+        ack_seq = seqs[st.events_end - 1] if st.events_end else (seqs[0] - 1 if seqs else 0)
+        repo.store_action(s, m, idx=st.idx, seat=st.seat, client_id=st.client_id, action=st.action,
+                          auto=st.auto, ack_seq=ack_seq)
+
+
+def _store_progress(s: Session, t: Any, m: Match, match: GameMatch) -> None:
+    """Store the match's record, its finished rounds and, once over, its result."""
+    repo.update_record(s, m, match.record())
+    repo.store_rounds(s, m, match.rounds())
+    result = match.result()
+    if result is not None:
+        repo.finish_match(s, t, m, result)
 
 
 def _error(client_id: str | None, code: str, message: str) -> dict[str, Any]:

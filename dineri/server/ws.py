@@ -261,6 +261,9 @@ class TableClient:
             task = asyncio.get_running_loop().create_task(self._moved(old, seat))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        if seat is not None:  # one-time secrets of this seat (golf4's peek, G6): live only
+            for event in (bundle.get("private") or {}).get(str(seat), []):
+                self.conn.send({"type": "private", "seq": bundle["seq"], "event": event})
         if "views" in bundle:
             if bundle["seq"] >= self.sent_seq:  # else older than what this client has (late delivery)
                 view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]

@@ -148,6 +148,10 @@
         if (!old) { this.lastSeq = msg.seq; }
         this.emit("events", [{ seq: msg.seq, event: msg.event, old: old }]);
         break;
+      case "private":
+        // A one-time secret for this seat alone (golf4's peek, G6): live, never history or resent.
+        this.emit("events", [{ seq: msg.seq, event: msg.event, old: false, private: true }]);
+        break;
       case "ack":
         delete this.pending[msg.id];
         this.emit("ack", msg.id);
