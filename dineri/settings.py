@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     redis_prefix: str = Field(default="dineri:", min_length=1, max_length=64,
                               description="prefix of every Redis channel and key (one per site)")
     grace_seconds: float = Field(default=90.0, gt=0, description="a dropped seat's grace before forfeit")
+    clock_away_turns: int = Field(default=3, ge=0, description=(
+        "turns in a row played by the turn clock after which a seat counts as away (0 = never)"))
     clock_scale: float = Field(default=1.0, gt=0, description="multiplies table turn clocks (tests)")
     testing: bool = Field(default=False, description="only then may a client supply deck orders")
     admin_token: str | None = None

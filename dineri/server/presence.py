@@ -2,6 +2,11 @@
 disconnection grace period (then the side forfeits, R33) and the turn clock (then the server
 makes the game's auto action, stored with ``"auto": true``).
 
+A seat whose turns the clock plays ``settings.clock_away_turns`` times in a row is away too
+(issue 7, item 2: a match played only by the clock would never end, since the clock's moves
+never capture): ``player_away`` with ``reason: "clock"``, then the same grace and forfeit as a
+dropped connection. The seat's own next action brings it back.
+
 :class:`Presence` is a mixin of :class:`dineri.server.session.TableSession`; every method here
 runs with, or takes, the session's lock, so timers never race the table's single writer.
 """
@@ -36,6 +41,7 @@ class Presence:
     _clock_tasks: dict[int, asyncio.Task[None]]  # seat -> its turn clock's task
     _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
     _grace: dict[int, asyncio.Task[None]]
+    _clock_streak: dict[int, int]
 
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
         """Store and broadcast a service event (implemented by the session)."""
@@ -45,10 +51,44 @@ class Presence:
         """Make an action for ``seat`` (implemented by the session)."""
         raise NotImplementedError
 
+    async def acted(self, seat: int) -> None:
+        """``seat`` made an action itself (lock held): its run of clock moves ends, and a seat
+        the clock had made away is back (issue 7, item 2)."""
+        if self._clock_streak.pop(seat, 0) >= self._clock_away_turns() and seat in self.away:
+            self.away.discard(seat)
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            if seat in self.announced_away:
+                self.announced_away.discard(seat)
+                if self.status == "playing":
+                    await self.post_event({"type": "player_back", "seat": seat})
+
+    def _clock_away_turns(self) -> int:
+        n = self.settings.clock_away_turns
+        return n if n > 0 else 1 << 30
+
+    async def _clock_played(self, seat: int) -> None:
+        """The clock played ``seat``'s turn (lock held): after ``clock_away_turns`` in a row the
+        seat is away and its grace runs, even with its socket open (issue 7, item 2)."""
+        streak = self._clock_streak.get(seat, 0) + 1
+        self._clock_streak[seat] = streak
+        if (streak != self._clock_away_turns() or seat in self.away or self.match is None
+                or self.match.over or self.status != "playing"):
+            return
+        log.info("seat away: the clock played its turns", extra={"table": self.id, "seat": seat,
+                                                                  "turns": streak})
+        self.away.add(seat)
+        self.announced_away.add(seat)
+        await self.post_event({"type": "player_away", "seat": seat, "reason": "clock"})
+        self._start_grace(seat)
+
     async def connected(self, seat: int) -> None:
         """A connection of ``seat`` said hello: it is back (its grace stops)."""
         async with self.lock:
             self.connections[seat] = self.connections.get(seat, 0) + 1
+            if self._clock_streak.get(seat, 0) >= self._clock_away_turns():
+                return  # away by the clock: only the seat's own action brings it back
             self.away.discard(seat)
             task = self._grace.pop(seat, None)
             if task is not None:
@@ -69,6 +109,8 @@ class Presence:
             self.connections.pop(seat, None)
             if self.status != "playing" or self.match is None or self.match.over:
                 return
+            if seat in self.away:
+                return  # already away (by the clock): its grace keeps running, not restarted
             self.away.add(seat)
             self.announced_away.add(seat)
             await self.post_event({"type": "player_away", "seat": seat})
@@ -142,6 +184,7 @@ class Presence:
             self._clock_tasks.pop(seat, None)  # this task must not cancel itself when re-arming
             log.info("turn clock expired", extra={"table": self.id, "seat": seat})
             await self._auto(seat, action)
+            await self._clock_played(seat)
 
     def _stop_timers(self) -> None:
         for task in self._clock_tasks.values():

@@ -273,10 +273,13 @@ class MatchStartedEvent(_Msg):
 
 
 class PlayerAwayEvent(_Msg):
-    """Event: a seated player's last connection dropped (its grace period runs)."""
+    """Event: a seated player's last connection dropped, or (``reason: "clock"``) the turn clock
+    played its last ``DINERI_CLOCK_AWAY_TURNS`` turns in a row (issue 7, item 2); either way its
+    grace period runs, then its side forfeits (R33)."""
 
     type: Literal["player_away"]
     seat: int
+    reason: Literal["clock"] | None = None
 
 
 class PlayerBackEvent(_Msg):

@@ -103,6 +103,7 @@ class TableSession(Presence):
         self._clock_tasks: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, float] = {}
         self._grace: dict[int, asyncio.Task[None]] = {}
+        self._clock_streak: dict[int, int] = {}  # seat -> its turns played by the clock in a row
         self.origin = ""
         self.touched = time.monotonic()  # last use, for evicting finished tables from memory
         self.stale = False
@@ -407,6 +408,8 @@ class TableSession(Presence):
             for _ in range(3):
                 try:
                     reply = await self._act(seat, client_id, action, conn=conn, auto=auto)
+                    if reply[1] and not auto:
+                        await self.acted(seat)
                     if reply[0]["type"] != "error" or not await self._behind():
                         return reply
                 except Stale:  # another process wrote first

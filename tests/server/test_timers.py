@@ -118,3 +118,85 @@ def test_a_socket_open_before_taking_the_seat_counts_as_present(quick: tuple[Ser
         await h.wait_for(is_event("match_over"), timeout=10)  # now the grace runs out
         await h.close()
     asyncio.run(run())
+
+
+def test_a_seat_played_by_the_clock_again_and_again_is_away_then_forfeits(
+        quick: tuple[Server, Api]) -> None:
+    """Issue 7, item 2: both sockets stay open and nobody acts. After three turns in a row
+    played by the clock, the seat is away (``reason: "clock"``), its grace runs, then its side
+    forfeits: the match ends instead of going on at 0-0 for ever."""
+    srv, api = quick
+
+    async def run() -> None:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0, clock=15)
+        a = await Client(srv, table["id"], players[0]["token"]).connect()
+        b = await Client(srv, table["id"], players[1]["token"]).connect()
+        away = await a.wait_for(is_event("player_away"), timeout=30)
+        seat = away["event"]["seat"]
+        assert away["event"]["reason"] == "clock"
+        autos = [f["event"] for f in a.frames
+                 if f["type"] == "event" and f["event"].get("auto") is True]
+        assert sum(1 for ev in autos if ev.get("seat") == seat) >= 3
+        over = await a.wait_for(is_event("match_over"), timeout=30)
+        forfeit = _events(a, "forfeit")[0]
+        assert forfeit["seat"] == seat and forfeit["auto"] is True
+        assert over["event"]["reason"] == "forfeit" and over["event"]["winner"] == 1 - seat % 2
+        record = api.call("GET", f"/api/tables/{table['id']}/record", players[0]).json()
+        assert record["actions"][-1] == {"seat": seat, "type": "forfeit", "auto": True}
+        for c in (a, b):
+            await c.close()
+    asyncio.run(run())
+
+
+async def _act_on_turn(c: Client, seat: int) -> bool:
+    """If it is ``seat``'s turn in ``c``'s latest view, make a legal Chkobba action; True if acked."""
+    frame = c.last_view()
+    clock = frame["table"]["running_clock"]
+    if clock is None or clock["seat"] != seat:
+        return False
+    view = frame["view"]
+    tries = {"cut": [{"type": "cut", "at": 1}], "cut_choice": [{"type": "keep"}],
+             "play": [{"type": "play", "card": card} for card in view.get("hand", [])]}
+    for action in tries.get(view.get("phase"), []):
+        if (await c.act(action))["type"] == "ack":
+            return True
+    return False
+
+
+def test_a_seat_away_by_the_clock_comes_back_by_acting(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 7, item 2: the seat's own action ends its away time (``player_back``) and stops its
+    grace, so the forfeit due at the end of that grace never comes."""
+    # A 15 s clock runs 1 s; one clock move makes a seat away; the grace is 1.5 s.
+    with running(tmp_path_factory.mktemp("clockback") / "c.db", DINERI_CLOCK_SCALE="0.0667",
+                 DINERI_GRACE_SECONDS="1.5", DINERI_CLOCK_AWAY_TURNS="1") as (srv, api):
+        async def run() -> None:
+            # Seat 0 deals, so seat 1 is the first to move (the cut, R8); seat 0 always plays.
+            table, players = api.full_table(["Amira", "Youssef"], first_dealer=0, clock=15)
+            dealer, cutter = [await Client(srv, table["id"], p["token"]).connect() for p in players]
+            stop = asyncio.Event()
+
+            async def dealer_plays() -> None:
+                while not stop.is_set():
+                    await _act_on_turn(dealer, 0)
+                    await asyncio.sleep(0.02)
+            task = asyncio.get_running_loop().create_task(dealer_plays())
+            away = await dealer.wait_for(is_event("player_away"), timeout=30)
+            away_at = asyncio.get_running_loop().time()
+            assert away["event"] == {"type": "player_away", "seat": 1, "reason": "clock"}
+            for _ in range(500):
+                if await _act_on_turn(cutter, 1):
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("seat 1 never got its turn back")
+            back = await dealer.wait_for(is_event("player_back"), timeout=10)
+            assert back["event"]["seat"] == 1
+            # Past the end of the grace that started at the away (before the clock could make
+            # seat 1 away again: two clock runs after its action).
+            await asyncio.sleep(max(0.0, away_at + 1.5 + 0.3 - asyncio.get_running_loop().time()))
+            assert not _events(dealer, "forfeit")
+            stop.set()
+            await task
+            for c in (dealer, cutter):
+                await c.close()
+        asyncio.run(run())
