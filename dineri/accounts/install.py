@@ -26,7 +26,8 @@ def install(app: FastAPI, services: Services) -> None:
         limits=LoginLimits(settings.logins_per_minute, settings.login_failures_per_account), admin=admin)
     app.state.quick = QuickMatch(services)
     app.state.watchers = Watchers()
-    app.state.chat_lines = Window(settings.chat_lines_per_minute, 60.0)  # read by the table socket
+    # Read by the table socket; site-wide in Redis when there is one (issue 9 item 3).
+    app.state.chat_lines = Window(settings.chat_lines_per_minute, 60.0, shared=services.shared, name="chat")
     app.include_router(routes_accounts.router)
     app.include_router(routes_quick.router)
     from dineri.accounts.admin_pages import admin_accounts_router

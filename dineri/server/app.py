@@ -25,6 +25,7 @@ from dineri.server.deps import Services
 from dineri.server.hosts import AllowedHosts
 from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
+from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
 from dineri.store.db import make_engine, migrate, sessions
 
@@ -37,10 +38,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     sm = sessions(engine)
     fanout = make_fanout(settings.redis_url, settings.redis_prefix)
+    # Limits count site-wide in Redis when there is one (issue 9 item 3), else in process.
+    shared = SharedCounters(settings.redis_url, settings.redis_prefix) if settings.redis_url else None
     services = Services(settings=settings, sm=sm,
                         tokens=Tokens(settings.resolved_secret(), settings.token_lifetime),
-                        tables=TableService(sm, fanout, settings),
-                        guests=Window(settings.guests_per_minute))
+                        tables=TableService(sm, fanout, settings, shared=shared),
+                        guests=Window(settings.guests_per_minute, shared=shared, name="guests"),
+                        shared=shared)
     services.bot_launcher = bots = BotLauncher(delay=0.0 if settings.testing else 0.6)
     services.tables.bots = bots  # computer seats play whenever their table is loaded or started
 
@@ -56,6 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bots.stop()
         await services.tables.stop()
         await fanout.stop()
+        if shared is not None:
+            await shared.close()
         engine.dispose()
 
     app = FastAPI(title="Dineri", version="0.1.0", lifespan=lifespan,

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dineri.server.auth import COOKIE, TokenClaims, Tokens
 from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
+from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
 from dineri.store import repo
 
@@ -28,6 +29,7 @@ class Services:
     tables: TableService
     bot_launcher: Callable[..., Awaitable[None]] | None = None  # (session, seat, level=None, like=None)
     guests: Window | None = None  # new players per client address (settings.guests_per_minute)
+    shared: SharedCounters | None = None  # site-wide counters in Redis (issue 9 item 3), if any
 
 
 @dataclass

@@ -45,7 +45,7 @@ async def create_player(body: NewPlayer, request: Request, response: Response, s
     except ValueError as e:
         raise HTTPException(422, {"code": "malformed", "message": str(e)}) from None
     address = request.client.host if request.client else "?"
-    if services.guests is not None and not services.guests.hit(address):
+    if services.guests is not None and not await services.guests.allow(address):
         raise HTTPException(429, {"code": "rate_limited",
                                   "message": f"at most {services.guests.limit} new players a minute"})
 

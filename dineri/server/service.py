@@ -10,7 +10,6 @@ import asyncio
 import logging
 import time
 import uuid
-from collections import deque
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +17,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import Fanout
 from dineri.games import GameError, get_game
+from dineri.server.ratelimit import Window
 from dineri.server.session import Refused, TableSession
+from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.models import utcnow
@@ -32,13 +33,23 @@ LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (its mo
 LOBBY_PAGE_SIZE = 50  # tables per lobby page (GET /api/tables?page=n; the lobby socket pushes page 1)
 LOBBY_MAX_PAGE = 1000  # pages beyond this are refused (422): deep offsets only cost the database
 LOBBY_EVERY = 0.25  # seconds between two lobby pushes: changes in between are coalesced
+TOO_MANY = f"you already host {MAX_OPEN_TABLES} open tables: start or finish one first"
 SWEEP_EVERY = 60.0  # seconds between two sweeps (evicting finished tables, expiring open ones)
+
+
+class RematchExists(Exception):
+    """The finished table already has its rematch table ``table_id`` (another request won)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
 
 
 class TableService:
     """All tables of this server process."""
 
-    def __init__(self, sm: sessionmaker[Session], fanout: Fanout, settings: Settings) -> None:
+    def __init__(self, sm: sessionmaker[Session], fanout: Fanout, settings: Settings, *,
+                 shared: SharedCounters | None = None) -> None:
         self.sm = sm
         self.fanout = fanout
         self.settings = settings
@@ -46,7 +57,8 @@ class TableService:
         self._loading = asyncio.Lock()
         self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
         self._sweeper: asyncio.Task[None] | None = None
-        self._created: dict[str, deque[float]] = {}  # player id -> recent creation times
+        # Creations per player a minute: site-wide in Redis when shared (issue 9 item 3).
+        self.creations = Window(CREATE_PER_MINUTE, 60.0, shared=shared, name="create")
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._lobby_at = 0.0
@@ -143,10 +155,13 @@ class TableService:
             await self.bots.resume(sess)
 
     async def create_table(self, host_id: str, game: str, options: dict[str, Any], public: bool,
-                           clock: int) -> TableSession:
+                           clock: int, *, rematch_of: str | None = None) -> TableSession:
         """Create an open table hosted by ``host_id``. Raises :class:`Refused` ``malformed``,
         ``too_many_tables`` (409: already :data:`MAX_OPEN_TABLES` open tables), ``rate_limited``
-        (429: more than :data:`CREATE_PER_MINUTE` creations in the last minute)."""
+        (429: more than :data:`CREATE_PER_MINUTE` creations in the last minute).
+        ``rematch_of``: the new table is that finished table's rematch, stored in the same
+        transaction by a conditional update; raises :class:`RematchExists` (nothing created)
+        when another request, of any process, made it first (issue 9)."""
         try:
             g = get_game(game)
         except KeyError:
@@ -159,22 +174,24 @@ class TableService:
             raise Refused("malformed", f"clock must be one of {CLOCKS}", 422)
 
         def write(s: Session) -> str:
-            return repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
-                                     clock=clock).id
+            repo.lock_host(s, host_id)
+            if repo.open_tables_of(s, host_id) >= MAX_OPEN_TABLES:
+                raise Refused("too_many_tables", TOO_MANY)
+            new_id = repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
+                                       clock=clock).id
+            if rematch_of is not None and not repo.set_rematch(s, rematch_of, new_id):
+                raise RematchExists(repo.rematch_of(s, rematch_of) or "")  # rolls the insert back
+            return new_id
         # One creation per player at a time: the checks and the insert must not interleave with
         # another request of the same player (30 concurrent requests once made 19 open tables).
+        # Across processes an advisory lock on the host (PostgreSQL) orders the count and the
+        # insert of ``write`` (issue 9 item 3: two processes once each let a fourth table in).
         async with self._creating.setdefault(host_id, asyncio.Lock()):
-            now = time.monotonic()
-            recent = self._created.setdefault(host_id, deque())
-            while recent and now - recent[0] > 60.0:
-                recent.popleft()
-            if len(recent) >= CREATE_PER_MINUTE:
-                raise Refused("rate_limited", f"at most {CREATE_PER_MINUTE} new tables a minute", 429)
             open_now = await asyncio.to_thread(self._tx, lambda s: repo.open_tables_of(s, host_id))
             if open_now >= MAX_OPEN_TABLES:
-                raise Refused("too_many_tables", f"you already host {MAX_OPEN_TABLES} open tables: "
-                                                 "start or finish one first")
-            recent.append(now)
+                raise Refused("too_many_tables", TOO_MANY)
+            if not await self.creations.allow(host_id):
+                raise Refused("rate_limited", f"at most {CREATE_PER_MINUTE} new tables a minute", 429)
             table_id = await asyncio.to_thread(self._tx, write)
         sess = await self.session(table_id)
         assert sess is not None
@@ -195,17 +212,24 @@ class TableService:
             raise Refused("not_found", "no such table", 404)
         created: list[str] = []
 
-        async def create() -> str:
-            sess = await self.create_table(player_id, old.game_name, old.options, old.public, old.clock)
+        async def create() -> tuple[str, bool]:
+            stored = await asyncio.to_thread(self._tx, lambda s: repo.rematch_of(s, table_id))
+            if stored is not None:  # another process made it (its bundle may be on its way)
+                return stored, False
+            try:
+                sess = await self.create_table(player_id, old.game_name, old.options, old.public,
+                                               old.clock, rematch_of=table_id)
+            except RematchExists as e:
+                return e.table_id, False
             created.append(sess.id)
-            return sess.id
+            return sess.id, True
         new_id, seat = await old.ask_rematch(player_id, create)
         new = await self.session(new_id)
         if new is None:
             raise Refused("not_found", "the rematch table is gone", 404)
         await new.fresh()
         if new.seat_of(player_id) is None:
-            if player_id in new.removed:
+            if await new.was_removed(player_id):
                 raise Refused("removed", "the rematch host removed you from that table", 403)
             try:
                 await self._seat_for_rematch(new, player_id, seat)

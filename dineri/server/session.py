@@ -89,8 +89,6 @@ class TableSession(Presence):
         self.code = ""
         self.status = "open"
         self.rematch: str | None = None  # the rematch table's id, once a player asked for it
-        # Players the host removed (this process, in memory): a rematch request does not re-seat them.
-        self.removed: set[str] = set()
         self.seat_rows: dict[int, SeatRow] = {}
         self.match: GameMatch | None = None
         self.match_id: int | None = None
@@ -177,10 +175,16 @@ class TableSession(Presence):
             # a seat that reconnects is then announced back.
             self.announced_away = repo.announced_away(s, self.id) if self.status == "playing" else set()
             if self.status == "over":
-                ev = repo.last_event_of_type(s, self.id, "rematch")
-                self.rematch = str(ev["table"]) if ev is not None else None
+                self.rematch = t.rematch_id
+                if self.rematch is None:  # a table finished before migration 0004
+                    ev = repo.last_event_of_type(s, self.id, "rematch")
+                    self.rematch = str(ev["table"]) if ev is not None else None
             return True
         return await self._db(read)
+
+    async def was_removed(self, player_id: str) -> bool:
+        """Whether the host removed ``player_id`` from this table (stored: any process)."""
+        return await self._db(lambda s: repo.is_removed(s, self.id, player_id))
 
     def _read_seats(self, s: Session) -> None:
         self.seat_rows = {row.seat: SeatRow(row.seat, p.id, p.name, row.is_bot)
@@ -256,9 +260,13 @@ class TableSession(Presence):
             chosen = self._free_seat_for(seat, side)
 
             def write(s: Session) -> None:
+                # A rematch table keeps out whom its host removed, however they come back
+                # (its code from the rematch answer, any process, after a restart: issue 7 item 10).
+                if repo.is_removed(s, self.id, player_id) and repo.is_rematch_table(s, self.id):
+                    raise Refused("removed", "the rematch host removed you from this table", 403)
                 repo.take_seat(s, self.id, chosen, player_id, is_bot=is_bot)
                 self._read_seats(s)
-            await self._db(write)
+            await self._seat_write(write, player_id)
             await self._broadcast([], views=False)
         await self.on_lobby_change()
 
@@ -275,10 +283,23 @@ class TableSession(Presence):
                 repo.take_seat(s, self.id, chosen, player_id, is_bot=True)
                 self._read_seats(s)
                 return player_id
-            player_id = await self._db(write)
+            player_id = await self._seat_write(write, None)
             await self._broadcast([], views=False)
         await self.on_lobby_change()
         return player_id
+
+    async def _seat_write(self, write: Callable[[Session], T], player_id: str | None) -> T:
+        """Run a seat-taking ``write``; when another process took the seat (or seated the same
+        player) first, the stored constraint refuses it (issue 9: no 500, no player in two seats):
+        re-read the seats and raise :class:`Refused` ``already_seated`` or ``seat_taken`` (409)."""
+        try:
+            return await self._db(write)
+        except IntegrityError:
+            await self._db(self._read_seats)
+            self.stale = True  # the other process's bundle may still be on its way
+            if player_id is not None and self.seat_of(player_id) is not None:
+                raise Refused("already_seated", "you already have a seat at this table") from None
+            raise Refused("seat_taken", "that seat was just taken; choose another") from None
 
     def _free_seat_for(self, seat: int | None, side: int | None) -> int:
         """The seat to take (``seat``, else the first free one of ``side``, else the first free
@@ -322,10 +343,10 @@ class TableSession(Presence):
 
             def write(s: Session) -> None:
                 repo.free_seat(s, self.id, target)
+                if leaving != player_id:  # stored: every process, after any restart (issue 7 item 10)
+                    repo.store_removal(s, self.id, leaving)
                 self._read_seats(s)
             await self._db(write)
-            if leaving != player_id:
-                self.removed.add(leaving)
             await self._broadcast([], views=False)
         await self.on_lobby_change()
 
@@ -480,10 +501,13 @@ class TableSession(Presence):
             log.info("match over", extra={"table": self.id, "match": match_id, "result": result})
         return (ack or {"type": "ack", "id": None, "seq": seqs[-1]}), True
 
-    async def ask_rematch(self, player_id: str, create: Callable[[], Awaitable[str]]) -> tuple[str, int]:
+    async def ask_rematch(self, player_id: str,
+                          create: Callable[[], Awaitable[tuple[str, bool]]]) -> tuple[str, int]:
         """A player of this finished table asks for a rematch: the first call runs ``create()``
-        (which makes the rematch table and returns its id), stores and broadcasts a ``rematch``
-        event (the table info then carries ``rematch``); later calls return the same id.
+        (which makes the rematch table, stored as this table's ``rematch_id`` by a conditional
+        update, and returns ``(its id, made now)``: another process may have won the race, then
+        its id and ``False``); whoever made it stores and broadcasts a ``rematch`` event (the table
+        info then carries ``rematch``); later calls return the same id.
         Returns ``(rematch table id, the caller's seat here)``.
         Raises :class:`Refused` ``forbidden`` (not a player of this table), ``not_over``."""
         async with self.lock:
@@ -494,8 +518,9 @@ class TableSession(Presence):
             if self.status != "over":
                 raise Refused("not_over", "a rematch can be asked for once the match is over")
             if self.rematch is None:
-                self.rematch = await create()
-                await self.post_event({"type": "rematch", "seat": seat, "table": self.rematch})
+                self.rematch, made = await create()
+                if made:
+                    await self.post_event({"type": "rematch", "seat": seat, "table": self.rematch})
             return self.rematch, seat
 
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:

@@ -232,6 +232,10 @@ class TableClient:
         self.sent_seq = 0
         self.present_seat: int | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # Bundles that arrive while a hello reads the table, or while a gap in the event numbers
+        # is filled from storage: delivered, in order, right after (issue 9: "seq never skips").
+        self._held: list[dict[str, Any]] = []
+        self._filling = False
 
     async def _moved(self, old: int | None, new: int | None) -> None:
         if old is not None:
@@ -244,14 +248,65 @@ class TableClient:
         return self.sess.seat_of(self.player_id)
 
     def on_bundle(self, bundle: dict[str, Any]) -> None:
-        """Fan-out callback: queue the bundle's events, this audience's view, and the ack if ours."""
+        """Fan-out callback: queue the bundle's events, this audience's view, and the ack if ours.
+
+        Event numbers never skip: a bundle that arrives before the hello's catch-up is done is
+        held and delivered after it; a bundle whose first event is beyond the next number (one
+        published by another process overtook it, or it arrived while this socket caught up) is
+        held while the missing events are read from storage (they are stored before any bundle
+        naming a later number is published)."""
         seat = _seat_in(bundle["table"], self.player_id)
         if seat is None and not bundle["table"]["public"] and self.player_id != self.sess.host_id:
             # Lost the seat at a private table (left or removed): no more of its frames.
             self.conn.kick(4403)
             return
-        if not self.live:
+        if not self.live or self._filling:
+            self._hold(bundle)
             return
+        events = bundle.get("events", [])
+        if events and events[0][0] > self.sent_seq + 1:
+            self._filling = True
+            self._hold(bundle)
+            task = asyncio.get_running_loop().create_task(self._fill())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return
+        self._deliver(bundle, seat)
+
+    def _hold(self, bundle: dict[str, Any]) -> None:
+        if len(self._held) >= self.services.settings.send_queue_size:
+            self.conn.drop()  # too far behind to catch up in order: the client resyncs (1013)
+            return
+        self._held.append(bundle)
+
+    def _release(self) -> None:
+        """Deliver the held bundles in arrival order (call once live and not filling)."""
+        held, self._held = self._held, []
+        for i, bundle in enumerate(held):
+            self.on_bundle(bundle)
+            if self._filling or not self.live:  # another gap: the rest waits behind it
+                self._held = held[i + 1:] + self._held
+                return
+
+    async def _fill(self) -> None:
+        """Send the stored events after :attr:`sent_seq` (a gap), then the held bundles."""
+        try:
+            missed = await self.sess.events_after(self.sent_seq)
+        except Exception:
+            log.exception("filling an event gap failed", extra={"table": self.sess.id})
+            self.conn.drop()  # the client resyncs with hello
+            return
+        if not self.live:  # a hello began meanwhile: its catch-up covers the gap and releases
+            self._filling = False
+            return
+        for seq, event in missed:
+            if seq > self.sent_seq:
+                self.conn.send({"type": "event", "seq": seq, "event": event})
+                self.sent_seq = seq
+        self._filling = False
+        self._release()
+
+    def _deliver(self, bundle: dict[str, Any], seat: int | None) -> None:
         for seq, event in bundle.get("events", []):
             if seq > self.sent_seq:
                 self.conn.send({"type": "event", "seq": seq, "event": event})
@@ -278,6 +333,7 @@ class TableClient:
     async def hello(self, msg: HelloMsg) -> None:
         """Welcome, the missed events (when they can be resumed) and the full view."""
         sess = self.sess
+        self.live = False  # bundles from now on are held until this catch-up is queued
         async with sess.lock:
             await sess.ensure_fresh()
             last = sess.last_seq
@@ -296,6 +352,8 @@ class TableClient:
                             "table": sess.info()})
             self.sent_seq = last
             self.live = True
+            if not self._filling:
+                self._release()
         if seat is not None and self.present_seat is None:
             self.present_seat = seat
             await sess.connected(seat)
@@ -328,7 +386,7 @@ class TableClient:
                                 "message": "spectators cannot chat"})
                 return
             lines = getattr(self.conn.ws.app.state, "chat_lines", None)  # issue 14: chat rate
-            if lines is not None and not lines.hit(f"{self.sess.id}:{self.player_id}"):
+            if lines is not None and not await lines.allow(f"{self.sess.id}:{self.player_id}"):
                 self.conn.send({"type": "error", "id": msg.id, "code": "rate_limited",
                                 "message": "too many chat lines; wait a moment"})
                 return

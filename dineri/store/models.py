@@ -61,16 +61,30 @@ class Table(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # The last seat taken or freed (null: none since the creation); open tables expire from it.
     seats_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The rematch table of a finished table: set once, by a conditional update, so processes
+    # racing to create it agree on one (issue 9, migration 0004).
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Seat(Base):
     """A seated player (one row per taken seat)."""
 
     __tablename__ = "seats"
+    # One player holds at most one seat of a table, whichever process seats them (issue 9).
+    __table_args__ = (UniqueConstraint("table_id", "player_id", name="uq_seats_table_player"),)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Removal(Base):
+    """A player the host removed from an open table: a rematch request never seats them there
+    again, on any process, after any restart (issue 7 item 10, issue 9 item 3)."""
+
+    __tablename__ = "removals"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
 
 
 class Match(Base):

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from dineri.store import hooks
@@ -23,6 +24,7 @@ from dineri.store.models import (
     Match,
     MatchResult,
     Player,
+    Removal,
     RoundResult,
     Seat,
     Table,
@@ -114,6 +116,14 @@ def open_public_tables(s: Session, *, per_host: int = 2, offset: int = 0, limit:
     return [(t, int(n)) for t, n in s.execute(q)]
 
 
+def lock_host(s: Session, host_id: str) -> None:
+    """Hold, until the transaction ends, a PostgreSQL advisory lock on ``host_id``: the
+    check-and-create of a host's tables is one at a time across processes (issue 9 item 3).
+    No-op on SQLite (one writer at a time anyway)."""
+    if s.get_bind().dialect.name == "postgresql":
+        s.execute(sql("SELECT pg_advisory_xact_lock(hashtext('dineri-host:' || :h))"), {"h": host_id})
+
+
 def open_tables_of(s: Session, host_id: str) -> int:
     """How many open (not started, not expired) tables ``host_id`` hosts."""
     q = select(func.count()).select_from(Table).where(Table.host_id == host_id, Table.status == "open")
@@ -135,6 +145,26 @@ def expire_table(s: Session, table_id: str, before: datetime) -> bool:
          .values(status="expired").execution_options(synchronize_session=False))
     result: Any = s.execute(q)  # a CursorResult: an UPDATE has a row count
     return bool(result.rowcount)
+
+
+def set_rematch(s: Session, table_id: str, rematch_id: str) -> bool:
+    """Make ``rematch_id`` the rematch table of ``table_id`` unless it already has one (a
+    conditional update: of processes racing, exactly one wins). ``False``: it had one."""
+    q = (update(Table).where(Table.id == table_id, Table.rematch_id.is_(None))
+         .values(rematch_id=rematch_id).execution_options(synchronize_session=False))
+    result: Any = s.execute(q)
+    return bool(result.rowcount)
+
+
+def rematch_of(s: Session, table_id: str) -> str | None:
+    """The stored rematch table id of ``table_id`` (``None``: none yet, or no such table)."""
+    t = s.get(Table, table_id)
+    return t.rematch_id if t is not None else None
+
+
+def is_rematch_table(s: Session, table_id: str) -> bool:
+    """Whether ``table_id`` is the rematch table of a finished table."""
+    return s.execute(select(Table.id).where(Table.rematch_id == table_id).limit(1)).first() is not None
 
 
 def tables_with_status(s: Session, status: str) -> list[Table]:
@@ -162,6 +192,17 @@ def free_seat(s: Session, table_id: str, seat: int) -> None:
     """Empty a seat."""
     s.execute(delete(Seat).where(Seat.table_id == table_id, Seat.seat == seat))
     _seats_changed(s, table_id)
+
+
+def store_removal(s: Session, table_id: str, player_id: str) -> None:
+    """Remember that the host removed ``player_id`` from ``table_id`` (issue 7 item 10)."""
+    if s.get(Removal, (table_id, player_id)) is None:
+        s.add(Removal(table_id=table_id, player_id=player_id))
+
+
+def is_removed(s: Session, table_id: str, player_id: str) -> bool:
+    """Whether the host removed ``player_id`` from ``table_id``."""
+    return s.get(Removal, (table_id, player_id)) is not None
 
 
 def _seats_changed(s: Session, table_id: str) -> None:

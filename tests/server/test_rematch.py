@@ -136,6 +136,9 @@ def test_a_player_removed_from_the_rematch_is_not_seated_again(api: Api) -> None
     assert r.status_code == 200 and r.json()["seats"][1]["player"] is None
     r = api.call("POST", f"/api/tables/{table['id']}/rematch", youssef)
     assert r.status_code == 403 and r.json()["detail"]["code"] == "removed"
+    # Nor with the rematch table's code the first answer gave him (issue 7 item 10).
+    r = api.sit(youssef, new, seat=1, code=new["code"])
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "removed"
     info = api.call("GET", f"/api/tables/{new['id']}", amira).json()
     assert info["seats"][1]["player"] is None
     # The host asking again is still answered (and stays seated).

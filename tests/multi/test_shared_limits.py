@@ -1,0 +1,88 @@
+"""Limits hold for the whole site, not per process (issue 9 item 3): guests per minute per
+address, open tables per host and creations per minute, counted in Redis / ordered by the
+database, with requests going straight to both processes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.multi.conftest import require_nginx
+from tests.multi.site import Site
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(300)]
+GUESTS = 3
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """Two processes with 3 new guests a minute per address."""
+    require_nginx()
+    with Site(tmp_path_factory.mktemp("limits"), DINERI_GUESTS_PER_MINUTE=str(GUESTS)) as s:
+        yield s
+
+
+def _player(base: str, name: str, address: str) -> httpx.Response:
+    # The processes trust X-Forwarded-For from 127.0.0.1 (as from nginx): one client address
+    # per test, whichever process answers.
+    return httpx.post(base + "/api/players", json={"name": name},
+                      headers={"X-Forwarded-For": address}, timeout=30)
+
+
+def test_guests_per_minute_hold_across_two_processes(site: Site) -> None:
+    one, two = (site.direct(s).base for s in site.services)
+    codes = [_player(base, f"G{i}", "198.51.100.7").status_code
+             for i, base in enumerate([one, two, one, two, one, two])]
+    assert codes == [201] * GUESTS + [429] * (6 - GUESTS), codes
+    # Through nginx too (which sets X-Forwarded-For to 127.0.0.1: another address).
+    assert _player(site.base, "Front", "ignored").status_code == 201
+
+
+async def _burst(bases: list[str], token: str) -> list[httpx.Response]:
+    clients = [httpx.AsyncClient(base_url=b, timeout=30, headers={"Authorization": f"Bearer {token}"})
+               for b in bases]
+    try:
+        return list(await asyncio.gather(*(c.post("/api/tables", json={}) for c in clients)))
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
+def _token(base: str, address: str, name: str) -> dict[str, Any]:
+    r = _player(base, name, address)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_open_tables_per_host_hold_across_two_processes(site: Site) -> None:
+    """30 simultaneous creations by one host, alternating between the processes: 3 open tables."""
+    one, two = (site.direct(s).base for s in site.services)
+    host = _token(site.direct(site.services[0]).base, "198.51.100.8", "Host")
+    replies = asyncio.run(_burst([one, two] * 15, host["token"]))
+    codes = sorted(r.status_code for r in replies)
+    assert codes == [201] * 3 + [409] * 27, codes
+    assert {r.json()["detail"]["code"] for r in replies if r.status_code == 409} == {"too_many_tables"}
+
+
+def test_creations_per_minute_hold_across_two_processes(site: Site) -> None:
+    """8 tables made (and started: none stays open) through both processes, then 6 at once:
+    exactly 2 more (10 a minute for the site), 429 for the rest."""
+    one, two = (site.direct(s).base for s in site.services)
+    host = _token(site.direct(site.services[0]).base, "198.51.100.9", "Sprinter")
+    partner = _token(site.direct(site.services[0]).base, "198.51.100.9", "Partner")
+    for i in range(8):
+        base = (one, two)[i % 2]
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        t = httpx.post(base + "/api/tables", json={}, headers=auth, timeout=30)
+        assert t.status_code == 201, t.text
+        tid = t.json()["id"]
+        assert httpx.post(f"{base}/api/tables/{tid}/seats", json={"seat": 0}, headers=auth).status_code == 200
+        assert httpx.post(f"{base}/api/tables/{tid}/seats", json={"seat": 1},
+                          headers={"Authorization": f"Bearer {partner['token']}"}).status_code == 200
+        assert httpx.post(f"{base}/api/tables/{tid}/start", json={}, headers=auth).status_code == 200
+    replies = asyncio.run(_burst([one, two] * 3, host["token"]))
+    assert sorted(r.status_code for r in replies) == [201, 201, 429, 429, 429, 429], [r.text for r in replies]
