@@ -53,6 +53,8 @@ class Settings(BaseSettings):
     open_table_ttl: float = Field(default=1800.0, ge=0,
                                   description="an open table whose seats did not change for this long "
                                               "expires and leaves the lobby (0 = never)")
+    legacy_tokens: bool = Field(default=True, description=(
+        "accept first-format guest tokens (renewed on first use; revoking refuses them)"))
     token_lifetime: float = Field(default=30 * 24 * 3600.0, ge=60,
                                   description="a player token's life; renewed when used past half of it")
     allowed_hosts: Annotated[list[str], NoDecode] = Field(

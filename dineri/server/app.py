@@ -41,7 +41,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Limits count site-wide in Redis when there is one (issue 9 item 3), else in process.
     shared = SharedCounters(settings.redis_url, settings.redis_prefix) if settings.redis_url else None
     services = Services(settings=settings, sm=sm,
-                        tokens=Tokens(settings.resolved_secret(), settings.token_lifetime),
+                        tokens=Tokens(settings.resolved_secret(), settings.token_lifetime,
+                                      legacy=settings.legacy_tokens),
                         tables=TableService(sm, fanout, settings, shared=shared),
                         guests=Window(settings.guests_per_minute, shared=shared, name="guests"),
                         shared=shared)

@@ -6,7 +6,11 @@ token lifetime (``DINERI_TOKEN_LIFETIME``, 30 days), and once the player's store
 ``token_version`` moved past the one it carries (revocation). A token used past half its
 lifetime is renewed (a fresh one is sent back), so an active player never expires. It is set as
 the httponly cookie ``dineri_token`` for pages (``Secure`` over HTTPS) and returned for bearer use.
-Tokens of the first format (no time, no version) are refused as unknown.
+Tokens of the first format (``URLSafeSerializer(secret, salt="dineri-player")`` over the bare
+player id: no time, no version), which guests of a site upgraded from it still hold in their
+cookie, are taken as version 0 signed long ago (``DINERI_LEGACY_TOKENS``, on by default): they
+are renewed to the current format on first use, so an upgrade signs nobody out mid-match, and
+revoking the player's tokens (version 1 and up) refuses them for good.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 
 COOKIE = "dineri_token"
 MAX_NAME = 24
@@ -56,10 +60,12 @@ class TokenClaims:
 
 
 class Tokens:
-    """Signs and checks player tokens with the server's secret key; ``lifetime`` in seconds."""
+    """Signs and checks player tokens with the server's secret key; ``lifetime`` in seconds;
+    ``legacy``: also take first-format tokens (as version 0, due for renewal at once)."""
 
-    def __init__(self, secret: str, lifetime: float = 30 * 24 * 3600) -> None:
+    def __init__(self, secret: str, lifetime: float = 30 * 24 * 3600, *, legacy: bool = True) -> None:
         self._s = URLSafeTimedSerializer(secret, salt="dineri-player-2")
+        self._legacy = URLSafeSerializer(secret, salt="dineri-player") if legacy else None
         self.lifetime = lifetime
 
     def make(self, player_id: str, version: int = 0) -> str:
@@ -74,11 +80,22 @@ class Tokens:
         try:
             value, signed = self._s.loads(token, max_age=int(self.lifetime), return_timestamp=True)
         except (BadSignature, ValueError, TypeError):  # SignatureExpired is a BadSignature
-            return None
+            return self._check_legacy(token)
         if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
                 and type(value[1]) is int):
             return None
         return TokenClaims(value[0], value[1], signed.timestamp())
+
+    def _check_legacy(self, token: str) -> TokenClaims | None:
+        if self._legacy is None:
+            return None
+        try:
+            value = self._legacy.loads(token)
+        except (BadSignature, ValueError, TypeError):
+            return None
+        if not isinstance(value, str) or not value:
+            return None
+        return TokenClaims(value, 0, 0.0)  # signed "at the epoch": renewed on first use
 
     def due_for_renewal(self, claims: TokenClaims, now: float | None = None) -> bool:
         """True once ``claims`` is older than half the lifetime: answer with a fresh token."""

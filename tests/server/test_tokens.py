@@ -115,8 +115,14 @@ def test_tokens_expire_carry_their_version_and_are_due_for_renewal_past_half_lif
     assert old is not None and tokens.due_for_renewal(old)
     assert tokens.check(_token_signed_at("p1", 3, now - 1100, 1000)) is None  # past its lifetime
     assert Tokens("another-secret", 1000).check(tokens.make("p1", 3)) is None
-    # The first format (no time, no version) is refused as unknown.
-    assert tokens.check(URLSafeSerializer(SECRET, salt="dineri-player").dumps("p1")) is None
+    # The first format (no time, no version) is version 0, due for renewal at once; refused
+    # when the server is told to refuse them, and when forged.
+    legacy = URLSafeSerializer(SECRET, salt="dineri-player").dumps("p1")
+    claims = tokens.check(legacy)
+    assert claims is not None and (claims.player_id, claims.version) == ("p1", 0)
+    assert tokens.due_for_renewal(claims)
+    assert Tokens(SECRET, 1000, legacy=False).check(legacy) is None
+    assert tokens.check(URLSafeSerializer("another", salt="dineri-player").dumps("p1")) is None
     assert tokens.check("x" * 5000) is None
 
 
@@ -212,3 +218,33 @@ def test_revoking_a_players_tokens_refuses_every_one_of_them(tmp_path: Path) -> 
                              env={**__import__("os").environ, "DINERI_DATABASE_URL": f"sqlite:///{db}"},
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 1 and "no player" in out.stderr
+
+
+def test_a_guest_holding_a_first_format_token_keeps_its_seat_after_the_upgrade(tmp_path: Path) -> None:
+    """A guest of a site upgraded from the first token format (no time, no version) is still
+    itself: its seat at a table, on REST and on the socket; the first answer renews the token to
+    the current format; revoking the player's tokens refuses the old one too."""
+    import subprocess
+    import sys
+
+    from itsdangerous import URLSafeSerializer
+
+    from tests.server.harness import ROOT
+
+    db = tmp_path / "l.db"
+    with running(db, DINERI_SECRET_KEY=SECRET) as (srv, api):
+        me = api.player("Amira")
+        t = api.table(me)
+        assert api.sit(me, t, seat=1).status_code == 200
+        legacy = URLSafeSerializer(SECRET, salt="dineri-player").dumps(me["id"])
+        r = _me(srv, legacy)
+        assert r.status_code == 200 and r.json()["id"] == me["id"]
+        renewed = r.headers["x-dineri-token"]
+        assert renewed != legacy and _me(srv, renewed).json()["id"] == me["id"]
+        assert _seat_on_socket(srv, t["id"], legacy) == 1
+        out = subprocess.run([sys.executable, "-m", "dineri.cli", "revoke-tokens", me["id"]], cwd=ROOT,
+                             env={**__import__("os").environ, "DINERI_DATABASE_URL": f"sqlite:///{db}"},
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert _me(srv, legacy).status_code == 401
+        assert _seat_on_socket(srv, t["id"], legacy) is None
