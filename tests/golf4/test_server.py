@@ -106,6 +106,11 @@ def test_every_frame_of_a_random_match_shows_only_what_its_receiver_may_see(
     assert counts[seats]["peeks"] == counts[seats]["held"] == 0  # the spectator: never
     assert sum(c["held"] for c in counts[:seats]) > 0
     final = views[0]
+    # every deck's commitment was published before it was used, and is the record's (R7's check)
+    published = [f["event"]["commitment"] for f in frames[seats] if f["type"] == "event"
+                 and f["event"]["type"] == "commitment"]
+    assert published == [f["commitment"] for f in record["fairness"]]
+    assert len(published) == len(record["decks"])
     if seats == 8:
         reshuffles = [f for f in frames[seats] if f["type"] == "event" and f["event"]["type"] == "reshuffle"]
         assert reshuffles and len(record["decks"]) > 9
