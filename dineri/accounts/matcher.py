@@ -2,9 +2,9 @@
 
 Pairing runs whenever a waiting player joins or polls (pages poll every second), under one
 lock per process, so no background task is needed: the window of a waiting player widens on
-its own polls. A group is seated at a new public table (turn clock
-:data:`QUICK_CLOCK` seconds, one game to the queue's target), rated when every player has an
-account, and started by its first player (the host).
+its own polls. A group is seated at a new public table (turn clock :data:`QUICK_CLOCK` seconds,
+the queue's game to its target: ``quick.options_of``), rated when every player has an account,
+and started by its first player (the host).
 """
 
 from __future__ import annotations
@@ -14,7 +14,18 @@ import logging
 from typing import Any
 
 from dineri.accounts import store as accounts
-from dineri.accounts.quick import QUEUES, TARGETS, Entry, Key, MemoryQueue, QuickQueue, Ticket, now
+from dineri.accounts.quick import (
+    QUEUES,
+    TARGETS,
+    Entry,
+    Key,
+    MemoryQueue,
+    QuickQueue,
+    Ticket,
+    now,
+    options_of,
+)
+from dineri.games import game_names
 from dineri.ratings.rate import rating_of
 from dineri.server.deps import Services
 from dineri.server.session import Refused
@@ -34,9 +45,10 @@ class QuickError(Exception):
 
 
 def check_key(game: object, seats: object, target: object) -> Key:
-    """The queue for ``game``, ``seats`` and ``target``; ``QuickError malformed`` otherwise."""
+    """The queue for ``game``, ``seats`` and ``target`` (a registered game's, see
+    :data:`dineri.accounts.quick.QUEUES`); ``QuickError malformed`` otherwise."""
     if not isinstance(game, str) or not isinstance(seats, int) or isinstance(seats, bool) \
-            or (game, seats) not in QUEUES:
+            or (game, seats) not in QUEUES or game not in game_names():
         raise QuickError("malformed", "no quick match for that game and mode", 422)
     if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS.get(game, ()):
         raise QuickError("malformed", "no quick match for that target", 422)
@@ -118,7 +130,7 @@ class QuickMatch:
     async def _seat(self, group: list[Entry], bots: int) -> str:
         key = group[0].key
         host = group[0].player_id
-        options: dict[str, Any] = {"seats": key.seats, "target": key.target, "best_of": 1}
+        options: dict[str, Any] = options_of(key.game, key.seats, key.target)
         sess = await self.services.tables.create_table(host, key.game, options, True, QUICK_CLOCK)
         if bots == 0 and all(e.account for e in group):
             def mark() -> None:

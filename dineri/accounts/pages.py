@@ -22,8 +22,9 @@ from sqlalchemy.orm import Session
 from dineri.accounts import store as accounts
 from dineri.accounts.names import name_key
 from dineri.accounts.profile import profile
+from dineri.accounts.quick import offered
 from dineri.accounts.security import csrf_token, set_csrf
-from dineri.games import GameError, get_game
+from dineri.games import GameError, game_names, get_game
 from dineri.ratings.glicko2 import Glicko
 from dineri.ratings.modes import MODES
 from dineri.server.auth import COOKIE
@@ -114,7 +115,7 @@ def mount_pages(app: FastAPI, services: Services) -> None:
 
     @app.get("/play", response_class=HTMLResponse, include_in_schema=False)
     async def play_page(request: Request) -> HTMLResponse:
-        return _page(request, "accounts/play.html")
+        return _page(request, "accounts/play.html", queues=offered(game_names()))
 
     @app.get("/watch", response_class=HTMLResponse, include_in_schema=False)
     async def watch_page(request: Request) -> HTMLResponse:

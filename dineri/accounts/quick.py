@@ -17,9 +17,31 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-#: The quick-match queues: (game, seats) -> mode name; targets allowed per game.
-QUEUES = {("chkobba", 2): "chkobba-1v1", ("chkobba", 4): "chkobba-2v2"}
-TARGETS = {"chkobba": (11, 21, 31)}
+#: The quick-match queues: (game, seats) -> rating mode (``dineri.ratings.modes``); a game is
+#: offered only while it is registered (:func:`offered`).
+QUEUES = {("chkobba", 2): "chkobba-1v1", ("chkobba", 4): "chkobba-2v2",
+          ("seven_diamonds", 4): "seven_diamonds", ("golf4", 4): "golf4"}
+#: The targets a queue offers: Chkobba's game points (R31), Seven Diamonds' 500 (S16), golf4's
+#: number of rounds (G2: 9 or 18).
+TARGETS = {"chkobba": (11, 21, 31), "seven_diamonds": (500,), "golf4": (9, 18)}
+
+
+def options_of(game: str, seats: int, target: int) -> dict[str, int]:
+    """The table options of a quick match (the game's own option keys): Chkobba one game to
+    ``target``; Seven Diamonds four seats to ``target``; golf4 ``seats`` players, ``target``
+    rounds."""
+    if game == "golf4":
+        return {"seats": seats, "rounds": target}
+    if game == "seven_diamonds":
+        return {"seats": seats, "target": target}
+    return {"seats": seats, "target": target, "best_of": 1}
+
+
+def offered(games: list[str]) -> list[dict[str, object]]:
+    """The queues of the registered ``games``, in :data:`QUEUES` order: ``{"game", "seats",
+    "mode", "targets"}`` (what the Play now form lists)."""
+    return [{"game": g, "seats": n, "mode": mode, "targets": list(TARGETS[g])}
+            for (g, n), mode in QUEUES.items() if g in games]
 
 
 @dataclass(frozen=True)

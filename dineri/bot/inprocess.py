@@ -180,7 +180,7 @@ class BotLauncher:
     async def _run(self, sess: Any, seat: int, rng: random.Random) -> None:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         unsubscribe = sess.fanout.subscribe(f"table:{sess.id}", queue.put_nowait)
-        memory = SeatMemory(seat=seat)
+        memory: Any = SeatMemory(seat=seat) if sess.game_name == "chkobba" else GameMemory()
         row = sess.seat_rows.get(seat)
         me = row.player_id if row is not None else None
         level = level_of(row.name if row is not None else None, self.strategy)
@@ -215,8 +215,10 @@ class BotLauncher:
         finally:
             unsubscribe()
 
-    async def _decide(self, view: dict[str, Any], memory: SeatMemory, level: str,
-                      rng: random.Random) -> dict[str, Any] | None:
+    async def _decide(self, view: dict[str, Any], memory: Any, level: str,
+                      rng: random.Random, sess: Any = None, seat: int = 0) -> dict[str, Any] | None:
+        if isinstance(memory, GameMemory):
+            return memory.decide(sess, seat, view, level, rng)
         if level not in SEARCHES:
             return choose(view, memory, level, rng)
         legal = seat_actions(view, memory)
@@ -232,12 +234,12 @@ class BotLauncher:
             self.pool = ThinkPool()
         return await self.pool.decide(level, rng.getrandbits(64), view, list(memory.events), legal)
 
-    async def _move(self, sess: Any, seat: int, view: dict[str, Any], memory: SeatMemory,
+    async def _move(self, sess: Any, seat: int, view: dict[str, Any], memory: Any,
                     rng: random.Random, seq: int, level: str) -> None:
         loop = asyncio.get_running_loop()
         for attempt in range(3):
             started = loop.time()
-            action = await self._decide(view, memory, level, rng)
+            action = await self._decide(view, memory, level, rng, sess, seat)
             if action is None:
                 return
             rest = self.delay - (loop.time() - started)
@@ -252,6 +254,46 @@ class BotLauncher:
                 continue
             log.info("bot at %s seat %s refused: %s", sess.id, seat, reply)
             return
+
+
+class GameMemory:
+    """What a computer seat of a game other than Chkobba keeps (Seven Diamonds, golf4): the
+    public events it received, in order. It decides with that game's player
+    (:func:`dineri.players.levels.make_player` with ``game``) from its own seat view, those
+    events and the actions its seat may send now (the forfeit never chosen)."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.players: dict[str, Any] = {}
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Keep a public event (chat lines are no play)."""
+        if event.get("type") != "chat":
+            self.events.append(event)
+
+    def on_view(self, view: dict[str, Any]) -> None:
+        """Nothing to adopt: the view is passed to the player whole."""
+
+    def forget_window(self) -> None:
+        """No missed-capture window outside Chkobba."""
+
+    def decide(self, sess: Any, seat: int, view: dict[str, Any], level: str,
+               rng: random.Random) -> dict[str, Any] | None:
+        """The seat's action now, or ``None`` when it has none to make (not its move)."""
+        match = sess.match
+        if match is None or match.over:
+            return None
+        legal = [a for a in match.legal_actions(seat) if a.get("type") != "forfeit"]
+        if not legal:
+            return None
+        player = self.players.get(level)
+        if player is None:
+            try:
+                player = make_player(level, rng.getrandbits(64), game=sess.game_name)
+            except ValueError:  # a level that game's players do not have: its default player
+                player = make_player("greedy", rng.getrandbits(64), game=sess.game_name)
+            self.players[level] = player
+        return dict(player.choose(view, list(self.events), legal))
 
 
 def _still_seated(table: dict[str, Any], seat: int, player_id: str | None) -> bool:

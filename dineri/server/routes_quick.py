@@ -9,9 +9,11 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from pydantic import BaseModel, ConfigDict
 
 from dineri.accounts.matcher import QuickError, QuickMatch, check_key, ticket_json
+from dineri.accounts.quick import offered
 from dineri.accounts.security import check_csrf
 from dineri.accounts.tables import rated_info
 from dineri.accounts.watch import Watchers, live_item, playing_public
+from dineri.games import game_names
 from dineri.server.deps import PlayerDep, ServicesDep
 from dineri.server.session import Refused
 
@@ -36,8 +38,10 @@ Csrf = Depends(check_csrf)
 
 
 class PlayNow(BaseModel):
-    """A quick-match request: game, seats (2: 1v1, 4: 2v2), target, and after how many seconds
-    a computer opponent is offered (10, 30, 60, 120 or null for never)."""
+    """A quick-match request: game, seats and target of one of the offered queues (``GET
+    /api/quick/queues``: Chkobba 2 or 4 seats to 11, 21 or 31; Seven Diamonds 4 seats to 500;
+    golf4 4 seats, ``target`` its 9 or 18 rounds), and after how many seconds a computer
+    opponent is offered (10, 30, 60, 120 or null for never)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     game: str = "chkobba"
@@ -59,6 +63,13 @@ async def play_now(body: PlayNow, player: PlayerDep, quick: QuickDep) -> dict[st
         return ticket_json(await quick.join(player.id, key, body.bot_after))
     except (QuickError, Refused) as e:
         raise _fail(e) from None
+
+
+@router.get("/quick/queues")
+async def quick_queues() -> dict[str, Any]:
+    """The quick-match queues of the registered games: ``{"queues": [{"game", "seats", "mode",
+    "targets"}]}``."""
+    return {"queues": offered(game_names())}
 
 
 @router.get("/quick")

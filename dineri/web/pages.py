@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+from dineri.accounts.quick import offered
 from dineri.games import game_names
 from dineri.store import repo
 from dineri.web import i18n, replay
@@ -113,7 +114,8 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request) -> HTMLResponse:
-        return render(request, "home.html", games=game_names())
+        games = game_names()
+        return render(request, "home.html", games=games, queues=offered(games))
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:

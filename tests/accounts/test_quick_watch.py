@@ -128,3 +128,72 @@ def test_four_players_press_play_now_for_2v2(quick_site: Site) -> None:
     info = site.http.get(f"/api/tables/{table}").json()
     assert info["status"] == "playing" and len(info["seats"]) == 4
     assert {s["player_id"] for s in info["seats"]} == {p["id"] for p in players}
+
+
+def test_every_registered_game_has_its_queues(quick_site: Site) -> None:
+    """Issue 14 item 4: quick match offers every registered game with its modes and targets."""
+    from dineri.games import game_names
+
+    queues = quick_site.http.get("/api/quick/queues").json()["queues"]
+    offered = {(q["game"], q["seats"]): (q["mode"], q["targets"]) for q in queues}
+    assert offered[("chkobba", 2)] == ("chkobba-1v1", [11, 21, 31])
+    assert offered[("chkobba", 4)] == ("chkobba-2v2", [11, 21, 31])
+    assert offered[("seven_diamonds", 4)] == ("seven_diamonds", [500])
+    assert {g for g, _ in offered} == set(game_names()) & {"chkobba", "seven_diamonds", "golf4"}
+    if "golf4" in game_names():
+        assert offered[("golf4", 4)] == ("golf4", [9, 18])
+    else:  # not registered: not offered, and refused
+        a = quick_site.guest("Qgolf")
+        r = quick_site.call("POST", "/api/quick", a, json={"game": "golf4", "seats": 4, "target": 9})
+        assert r.status_code == 422 and r.json()["detail"]["code"] == "malformed"
+
+
+def test_four_accounts_press_play_now_for_seven_diamonds(quick_site: Site) -> None:
+    site = quick_site
+    players = [site.account(_name("Sd")) for _ in range(4)]
+    body = {"game": "seven_diamonds", "seats": 4, "target": 500}
+    assert site.call("POST", "/api/quick", players[0], json={**body, "target": 11}).status_code == 422
+    tickets = [site.call("POST", "/api/quick", p, json=body).json() for p in players]
+    assert [t["status"] for t in tickets] == ["waiting", "waiting", "waiting", "seated"]
+    table = tickets[3]["table"]
+    info = site.http.get(f"/api/tables/{table}").json()
+    assert info["game"] == "seven_diamonds" and info["options"] == {"seats": 4, "target": 500}
+    assert info["status"] == "playing"
+    assert {s["player_id"] for s in info["seats"]} == {p["id"] for p in players}
+    assert site.http.get(f"/api/tables/{table}/rated").json()["rated"] is True
+    [live] = [t for t in site.http.get("/api/watch").json()["tables"] if t["table"] == table]
+    assert live["game"] == "seven_diamonds" and live["scores"] == [0, 0]
+
+
+def test_seven_diamonds_against_computers_after_the_wait(quick_site: Site) -> None:
+    """The computer offer fills the other three seats with Seven Diamonds computer players,
+    which play their turns (the in-process launcher asks that game's player)."""
+    site = quick_site
+    a = site.guest("Qsd")
+    t = site.call("POST", "/api/quick", a, json={"game": "seven_diamonds", "seats": 4, "target": 500,
+                                                 "bot_after": 10}).json()
+    assert t["status"] == "waiting"
+    time.sleep(0.6)  # 10 s × DINERI_CLOCK_SCALE 0.05
+    r = site.call("POST", "/api/quick/computer", a)
+    assert r.status_code == 200, r.text
+    table = r.json()["table"]
+    info = site.http.get(f"/api/tables/{table}").json()
+    assert info["game"] == "seven_diamonds" and [s["player_id"] == a["id"] for s in info["seats"]] == \
+        [True, False, False, False]
+
+    async def watch() -> dict:  # type: ignore[type-arg]
+        client = await Client(site.server, table, a["token"]).connect()
+        try:
+            deadline = time.monotonic() + 30
+            view: dict = {}  # type: ignore[type-arg]
+            while time.monotonic() < deadline:
+                view = client.last_view()["view"] or {}
+                if view.get("phase") != "bidding" or any(b["seat"] != 0 for b in view.get("bids", [])):
+                    break
+                await asyncio.sleep(0.1)
+            return view
+        finally:
+            await client.close()
+    view = asyncio.run(watch())
+    # A computer seat has called (or the bidding is over): the computers play their turns.
+    assert view.get("phase") != "bidding" or any(b["seat"] != 0 for b in view["bids"]), view

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from dineri.accounts.models import Rating
+from dineri.accounts.models import Rating, RatingChange
 from dineri.fanout import LocalFanout
+from dineri.games import get_game
 from dineri.ratings.glicko2 import Glicko, update
 from dineri.ratings.rate import compute, rate_match
 from dineri.server.service import TableService
@@ -144,3 +148,73 @@ def test_result_and_ratings_commit_together(service_db: str, monkeypatch: pytest
     assert asyncio.run(play(boom)) == (False, 0)
     assert asyncio.run(play(rate_match)) == (True, 2)
     engine.dispose()
+
+
+async def _rated_match(sm: Any, db_url: str, game: str, options: dict[str, Any], seed: int
+                       ) -> tuple[list[str], dict[str, Any], list[RatingChange]]:
+    """A whole ``game`` match played by accounts at a table marked rated, every move a random
+    legal one (never the forfeit) sent through the table service; the result hook rates it
+    as it stores the result. Returns the players, the stored result and the rating changes."""
+    from dineri.accounts import store as accounts
+
+    rng = random.Random(seed)
+    service = TableService(sm, LocalFanout(), Settings(database_url=db_url))
+    seats = get_game(game).seats(get_game(game).check_options(options))
+    with sm.begin() as s:
+        ids = [repo.create_player(s, f"P{i}").id for i in range(seats)]
+        for pid in ids:
+            accounts.claim(s, pid, _name("Acc"), "x")
+    sess = await service.create_table(ids[0], game, options, True, 0)
+    with sm.begin() as s:
+        accounts.set_rated(s, sess.id, True)
+    for i, p in enumerate(ids):
+        await sess.take_seat(p, i, None, None)
+    await sess.start(ids[0], first_dealer=0)
+    n = 0
+    while sess.match is not None and not sess.match.over:
+        seat = sess.match.waiting_for()[0]
+        legal = [a for a in sess.match.legal_actions(seat) if a["type"] != "forfeit"]
+        reply, _ = await sess.act(seat, f"a{n}", rng.choice(legal))
+        assert reply["type"] == "ack", reply
+        n += 1
+    await service.stop()
+    with sm() as s:
+        result = json.loads(s.get(MatchResult, sess.match_id).result)
+        q = select(RatingChange).where(RatingChange.match_id == sess.match_id)
+        changes = list(s.execute(q).scalars())
+        s.expunge_all()
+    return ids, result, changes
+
+
+@pytest.mark.parametrize("game, options", [("seven_diamonds", {}), ("golf4", {"seats": 4, "rounds": 9})])
+def test_seven_diamonds_sides_and_golf4_ranks_are_rated_as_glicko2_says(
+        service_db: str, monkeypatch: pytest.MonkeyPatch, game: str, options: dict[str, Any]) -> None:
+    """Issue 14 item 3 for the other games' modes: a whole rated match of accounts; Seven
+    Diamonds' partners (S2: seats 0+2 v 1+3) are rated against the other side's mean, golf4's
+    players (G15: ranks by totals, ties shared) each against every other player."""
+    from dineri.games import game_names, register
+    from dineri.games.golf4 import Golf4Game
+
+    if "golf4" not in game_names():
+        register(Golf4Game())  # until golf4 is registered with the built-in games
+    monkeypatch.setattr(hooks, "_HOOKS", [rate_match])
+    engine = make_engine(service_db)
+    ids, result, changes = asyncio.run(_rated_match(sessions(engine), service_db, game, options, seed=5))
+    engine.dispose()
+    sides = [0, 1, 0, 1] if game == "seven_diamonds" else [0, 1, 2, 3]
+    ranks = result["ranks"]
+    if game == "seven_diamonds":
+        assert ranks == [1 if side == result["winner"] else 2 for side in sides]
+    else:  # golf4: the lowest total ranks first (G14)
+        totals = result["totals"]
+        assert ranks == [1 + sum(t < mine for t in totals) for mine in totals]
+    expected = compute([Glicko()] * 4, sides, ranks)
+    by_player = {c.player_id: c for c in changes}
+    assert sorted(by_player) == sorted(ids) and {c.mode for c in changes} == {game}
+    for pid, want in zip(ids, expected, strict=True):
+        assert by_player[pid].before == 1500
+        assert by_player[pid].after == pytest.approx(want.rating)
+    # The winners rose, the last fell.
+    best = [pid for pid, r in zip(ids, ranks, strict=True) if r == 1]
+    worst = [pid for pid, r in zip(ids, ranks, strict=True) if r == max(ranks)]
+    assert all(by_player[p].after > 1500 for p in best) and all(by_player[p].after < 1500 for p in worst)

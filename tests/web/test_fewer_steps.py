@@ -1,6 +1,6 @@
 """Fewer steps (issue 13, item 5): a name typed and "Create the table" is one step; an invitation
-opened with a known name seats the player in one step; "Play now" and the open tables come
-first on a phone."""
+opened with a known name seats the player in one step; "Play now" (the quick match, issue 14)
+and the open tables come first on a phone, and two players who press it are seated together."""
 
 from __future__ import annotations
 
@@ -42,27 +42,33 @@ def test_one_step_create_then_one_step_join_and_play_now(browser: Any, fresh_ser
     assert "Sami" in guest.locator("#setup-seats li").nth(1).inner_text()
     host.wait_for_function("!document.getElementById('start-match').disabled")
 
-    # On a phone the lobby comes before the form, "Play now" first in it.
+    # On a phone "Play now" comes before the forms (issue 13 item 5) ...
     opener = player(browser, server, "Rania")
     page = console.watch(opener.new_page())
     page.goto("/")
     play_top = page.evaluate("document.getElementById('play-now').getBoundingClientRect().top")
     create_top = page.evaluate("document.getElementById('create-h').getBoundingClientRect().top")
-    assert play_top < create_top and play_top < PHONE["height"], (play_top, create_top)
-    # Nobody waits at a public table: Play now opens a new one with Rania at seat 0 ...
-    page.click("#play-now")
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
-    page.locator("#leave-seat").wait_for(state="visible")
-    table_id = page.url.split("/t/")[1].split("?")[0]
-    # ... and the next one to press Play now sits there.
+    lobby_top = page.evaluate("document.getElementById('lobby-h').getBoundingClientRect().top")
+    assert play_top < lobby_top < create_top and play_top < PHONE["height"], (play_top, create_top)
+    # ... and is the one quick match of /play (issue 14 item 4): every registered game offered.
+    games = page.eval_on_selector_all("#play-queue option", "(os) => os.map((o) => o.value)")
+    assert games[:3] == ["chkobba:2", "chkobba:4", "seven_diamonds:4"]
+    page.click("#play-now")  # Chkobba, 1 against 1, to 11: nobody waits yet
+    page.locator("#wait-status").wait_for(state="visible")
+    assert page.locator("#wait-status").inner_text().startswith("Looking for players")
+    # The next one to press Play now, on the home page, is seated with Rania; the match starts.
     other = player(browser, server, "Yassine")
     second = console.watch(other.new_page())
     second.goto("/")
-    second.locator(f'.lobby-table[data-table="{table_id}"]').wait_for()
     second.click("#play-now")
-    second.wait_for_url(re.compile(r"/t/" + table_id))
-    second.locator("#leave-seat").wait_for(state="visible")
-    page.wait_for_function("document.querySelectorAll('#setup-seats li')[1].textContent.includes('Yassine')")
+    second.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=20000)
+    tables = [p.request.get("/api/tables/" + p.url.split("/t/")[1]).text() for p in (page, second)]
+    assert page.url == second.url, tables
+    for p in (page, second):
+        p.locator("#board").wait_for(state="visible")
+    names = page.locator("#board").inner_text()
+    assert "Rania" in names and "Yassine" in names
     for c in (ctx, guest_ctx, opener, other):
         c.close()
     assert console.errors == []

@@ -182,7 +182,8 @@ def test_the_spanish_suited_deck_is_a_kept_choice(browser: Any, server: str, con
     leila.wait_for_function("document.body.dataset.phase === 'play'")
     assert leila.get_attribute(img, "src") == f"/static/cards/spanish/{card}.svg"  # kept
     assert leila.locator("#deck-style").input_value() == "spanish"
-    assert leila.evaluate("Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0)")
+    # Every image of the reloaded page loads (waited for: a loaded machine is slow to fetch them).
+    leila.wait_for_function("Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0)")
     for ctx in (a, b):
         ctx.close()
     assert console.errors == []

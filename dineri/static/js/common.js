@@ -113,6 +113,8 @@
     return fmt(_("Bot {n} ({strategy})"), { n: m[1], strategy: LEVEL_NAMES[m[2]] });
   }
 
+  function isComputerName(name) { return BOT_NAME.test(name || ""); }
+
   // Lists in the page's language: Arabic joins with its own comma (،).
   var LANG = document.documentElement.lang || "en";
   function joinList(items) { return items.join(LANG === "ar" ? "، " : ", "); }
@@ -225,7 +227,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
-    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, isComputerName: isComputerName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };

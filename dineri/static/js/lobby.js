@@ -1,7 +1,7 @@
 /* Dineri browser client: the home page and lobby (issue 4, item 1).
  * Display name (POST /api/players; typing it is enough, the Save button is optional), the
- * live list of open public tables (/ws/lobby) with "Play now" first, table creation with every
- * host option, joining by invitation. */
+ * live list of open public tables (/ws/lobby), table creation with every host option and game,
+ * joining by invitation. "Play now" above the list is js/play-now.js (the quick-match queues). */
 (function () {
   "use strict";
   var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, EP = D.config.endpoints;
@@ -16,7 +16,7 @@
     $("name-status").textContent = me ? fmt(_("You play as {name}."), { name: me.name }) : _("Choose a display name to play.");
     if (me) { $("name-input").value = me.name; }
   }
-  D.whoAmI().then(function (p) { me = p; showMe(); }, function () { me = null; showMe(); });
+  var asked = D.whoAmI().then(function (p) { me = p; showMe(); }, function () { me = null; showMe(); });
 
   $("name-form").addEventListener("submit", function (e) {
     e.preventDefault();
@@ -29,6 +29,10 @@
 
   // One step (issue 13, item 5): a name typed but not saved is saved on the way.
   function named(status) {
+    // A press before the page learnt who it is waits for that answer (no name asked twice).
+    return asked.then(function () { return namedNow(status); });
+  }
+  function namedNow(status) {
     var typed = $("name-input").value.trim();
     if (me && (!typed || typed === me.name)) { return Promise.resolve(me); }
     if (!typed) {
@@ -38,6 +42,8 @@
     }
     return D.setName(typed).then(function (p) { me = p; showMe(); return p; });
   }
+  // "Play now" (js/play-now.js) saves a typed name the same way before it queues.
+  D.ensureNamed = named;
   function failed(status) {
     return function (err) { if (err) { status.textContent = explain(err); } };
   }
@@ -59,6 +65,7 @@
     if (game === "golf4") {
       return { seats: parseInt(f.querySelector('select[name="golf4_seats"]').value, 10), rounds: parseInt(radio(f, "golf4_rounds"), 10) };
     }
+    if (game === "seven_diamonds") { return { seats: 4, target: 500 }; }
     return { seats: parseInt(radio(f, "seats"), 10), target: parseInt(radio(f, "target"), 10), best_of: parseInt(radio(f, "best_of"), 10) };
   }
   function showGameOptions() {
@@ -80,23 +87,6 @@
     };
     $("create-status").textContent = "";
     named($("create-status")).then(function () { return createAndSit(body); }).catch(failed($("create-status")));
-  });
-
-  // Play now: the oldest open table with a free seat (not one's own), else a new 1v1 table.
-  var lobbyTables = [];
-  $("play-now").addEventListener("click", function () {
-    $("play-status").textContent = "";
-    named($("play-status")).then(function (p) {
-      var free = lobbyTables.filter(function (t) {
-        return t.host_id !== p.id && t.seats.some(function (s) { return !s.player; }) &&
-          !t.seats.some(function (s) { return s.player_id === p.id; });
-      });
-      if (!free.length) {
-        return createAndSit({ game: "chkobba", options: { seats: 2, target: 11, best_of: 1 }, public: true, clock: 30 });
-      }
-      var t = free[0];
-      return D.api("POST", EP.table.replace("{id}", encodeURIComponent(t.id)) + "/seats", {}).then(function () { openTable(t); });
-    }).catch(failed($("play-status")));
   });
 
   // One click (issue 12): a private 1v1 table to 11, the computer seated at the chosen level, started.
@@ -130,6 +120,12 @@
 
   function optionsText(t) {
     var o = t.options;
+    if (t.game === "seven_diamonds") {
+      return [
+        _("Seven Diamonds"), fmt(_("game to {n} points"), { n: o.target }),
+        t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock")
+      ].join(" · ");
+    }
     if (t.game === "golf4") {
       return [
         _("Four-card Golf"),
@@ -148,7 +144,6 @@
   }
 
   function renderLobby(tables) {
-    lobbyTables = tables;
     var list = $("lobby");
     list.textContent = "";
     tables.forEach(function (t) {

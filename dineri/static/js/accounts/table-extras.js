@@ -14,10 +14,13 @@
     el("span", { id: "rated-badge" }),
     el("label", { id: "rated-toggle", hidden: true }, [el("input", { type: "checkbox", id: "rated-input" }),
       document.createTextNode(" " + _("Rated match (accounts only)"))]),
-    el("span", { id: "mute-list" })
   ]);
   var main = document.getElementById("main");
   if (main) { main.insertBefore(bar, main.firstChild); }
+  // Muting is about chat lines: the buttons sit under the chat, not above the table.
+  var muteBox = el("div", { id: "mute-list", class: "row mute-list" });
+  var chat = document.getElementById("chat-form");
+  if (chat) { chat.parentNode.insertBefore(muteBox, chat.nextSibling); } else { bar.appendChild(muteBox); }
 
   D.chatMuted = function (ev) {
     var s = table && table.seats && table.seats[ev.seat];
@@ -44,10 +47,11 @@
     while (box.firstChild) { box.removeChild(box.firstChild); }
     if (!me || !table) { return; }
     table.seats.forEach(function (s) {
-      if (!s.player_id || s.player_id === me.id) { return; }
+      // Computer players never chat: nothing to mute.
+      if (!s.player_id || s.player_id === me.id || D.isComputerName(s.player)) { return; }
       var on = !!muted[s.player_id];
       var b = el("button", { type: "button", class: "mute", "data-player": s.player_id,
-        text: fmt(on ? _("Unmute {name}") : _("Mute {name}"), { name: s.player }) });
+        text: fmt(on ? _("Unmute {name}") : _("Mute {name}"), { name: D.displayName(s.player) }) });
       b.addEventListener("click", function () {
         A.call("POST", "/api/mutes", { player_id: s.player_id, muted: !on }).then(function (r) {
           muted = {}; r.muted.forEach(function (p) { muted[p] = true; }); muteButtons();
