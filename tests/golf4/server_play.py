@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import json
 import random
 import sqlite3
 from dataclasses import dataclass
@@ -159,14 +158,6 @@ class Truth:
     def at(self, seq: int) -> engine.MatchState:
         """The true state once event ``seq`` was sent."""
         return self.states[bisect.bisect_right(self.acks, seq)]
-
-
-def stored_record(db: Path, table_id: str) -> Json:
-    """The table's match record as the server stored it (decks included: test side only)."""
-    with sqlite3.connect(db) as con:
-        row = con.execute("SELECT record FROM matches WHERE table_id = ? ORDER BY id DESC",
-                          (table_id,)).fetchone()
-    return dict(json.loads(row[0]))
 
 
 def truth(db: Path, table_id: str, record: Json) -> Truth:
