@@ -207,6 +207,8 @@ class BotLauncher:
                     return  # the host removed the computer before the start
                 for _seq, event in bundle.get("events", []):
                     memory.on_event(event)
+                for event in (bundle.get("private") or {}).get(str(seat), []):
+                    memory.on_event(event)  # this seat's one-time secrets (golf4's peek, G6)
                 views = bundle.get("views")
                 view = views.get(str(seat)) if views else None
                 seq = bundle.get("seq", seq)
