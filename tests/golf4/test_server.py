@@ -285,3 +285,38 @@ def test_the_turn_clock_per_awaited_seat_and_its_moves(tmp_path: Path) -> None:
     finally:
         srv.stop()
         api.http.close()
+
+
+def test_golf4_tables_through_rest_and_the_lobby(server: tuple[Server, Api, Path]) -> None:
+    """Issue 10 item 2: a host creates a golf4 table for 2 to 8 seats, 9 or 18 rounds; anything
+    else is refused with nothing made; the lobby lists it with its game and options; every seat
+    is its own side (everyone plays alone)."""
+    _srv, api, _db = server
+    host = api.player("Ioana")
+
+    def create(options: object, clock: object = 0) -> Any:
+        return api.call("POST", "/api/tables", host, json={"game": "golf4", "options": options,
+                                                           "public": True, "clock": clock})
+
+    before = api.call("GET", "/api/tables").json()
+    for bad in ({"seats": 1}, {"seats": 9}, {"seats": 4, "rounds": 10}, {"seats": "4"}, {"seats": 4.0},
+                {"seats": True}, {"seats": 4, "target": 11}, {}, {"seats": 4, "rounds": 9.0}):
+        r = create(bad)
+        assert r.status_code == 422 and r.json()["detail"]["code"] == "malformed", (bad, r.text)
+    assert create({"seats": 4}, clock=20).status_code == 422
+    assert api.call("GET", "/api/tables").json() == before  # nothing made
+    for options, expect in (({"seats": 2}, {"seats": 2, "rounds": 9}),
+                            ({"seats": 8, "rounds": 18}, {"seats": 8, "rounds": 18})):
+        r = create(options, clock=30)
+        assert r.status_code == 201, r.text
+        table = r.json()
+        assert table["game"] == "golf4" and table["options"] == expect and table["clock"] == 30
+        assert [s["side"] for s in table["seats"]] == list(range(expect["seats"]))
+        assert api.sit(host, table).status_code == 200  # the first free seat
+        listed = [t for t in api.call("GET", "/api/tables").json() if t["id"] == table["id"]]
+        assert listed and listed[0]["game"] == "golf4" and listed[0]["options"] == expect
+        assert api.call("DELETE", f"/api/tables/{table['id']}/seats/me", host).status_code == 200
+    # a side is a seat here: asking for side 7 at an 8-seat table seats you in seat 7
+    r = api.sit(host, table, side=7)
+    assert r.status_code == 200 and r.json()["seats"][7]["player"] == "Ioana"
+    assert api.sit(api.player("Sorin"), table, side=8).status_code == 422
