@@ -307,7 +307,11 @@ class TableClient:
         self._release()
 
     def _deliver(self, bundle: dict[str, Any], seat: int | None) -> None:
-        for seq, event in bundle.get("events", []):
+        events = bundle.get("events", [])
+        # This socket gets the change live only if it has not had its events yet (a hello's
+        # catch-up, or a duplicate delivery, already covered it): only then its private part.
+        live = bool(events) and events[-1][0] > self.sent_seq
+        for seq, event in events:
             if seq > self.sent_seq:
                 self.conn.send({"type": "event", "seq": seq, "event": event})
                 self.sent_seq = seq
@@ -316,7 +320,7 @@ class TableClient:
             task = asyncio.get_running_loop().create_task(self._moved(old, seat))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        if seat is not None:  # one-time secrets of this seat (golf4's peek, G6): live only
+        if seat is not None and live:  # one-time secrets of this seat (golf4's peek, G6)
             for event in (bundle.get("private") or {}).get(str(seat), []):
                 self.conn.send({"type": "private", "seq": bundle["seq"], "event": event})
         if "views" in bundle:
