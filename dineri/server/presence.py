@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from dineri.games import GameMatch
+from dineri.server.shared import SharedPresence
 from dineri.settings import Settings
 
 log = logging.getLogger("dineri.table")
@@ -42,6 +43,7 @@ class Presence:
     _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
     _grace: dict[int, asyncio.Task[None]]
     _clock_streak: dict[int, int]
+    shared_presence: SharedPresence | None  # the site's presence in Redis (issue 9), if any
 
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
         """Store and broadcast a service event (implemented by the session)."""
@@ -83,9 +85,28 @@ class Presence:
         await self.post_event({"type": "player_away", "seat": seat, "reason": "clock"})
         self._start_grace(seat)
 
+    async def _shared_count(self, seat: int, delta: int) -> None:
+        """Count a socket of ``seat`` opening (+1) or closing (-1) in the site's shared presence."""
+        if self.shared_presence is not None:
+            try:
+                await self.shared_presence.change(self.id, seat, delta)
+            except Exception as e:  # Redis away: presence is this process's alone meanwhile
+                log.warning("shared presence unavailable", extra={"table": self.id, "error": repr(e)})
+
+    async def _present_elsewhere(self, seat: int) -> bool:
+        """Whether ``seat`` has a socket open on another live process (issue 9 item 3)."""
+        if self.shared_presence is None:
+            return False
+        try:
+            return await self.shared_presence.elsewhere(self.id, seat)
+        except Exception as e:
+            log.warning("shared presence unavailable", extra={"table": self.id, "error": repr(e)})
+            return False
+
     async def connected(self, seat: int) -> None:
         """A connection of ``seat`` said hello: it is back (its grace stops)."""
         async with self.lock:
+            await self._shared_count(seat, +1)
             self.connections[seat] = self.connections.get(seat, 0) + 1
             if self._clock_streak.get(seat, 0) >= self._clock_away_turns():
                 return  # away by the clock: only the seat's own action brings it back
@@ -102,6 +123,7 @@ class Presence:
         """A connection of ``seat`` closed; at the last one, during a match, the seat is away
         and its grace period starts (then its side forfeits, R33)."""
         async with self.lock:
+            await self._shared_count(seat, -1)
             left = self.connections.get(seat, 0) - 1
             if left > 0:
                 self.connections[seat] = left
@@ -111,6 +133,8 @@ class Presence:
                 return
             if seat in self.away:
                 return  # already away (by the clock): its grace keeps running, not restarted
+            if await self._present_elsewhere(seat):
+                return  # still at the table through another process: not away
             self.away.add(seat)
             self.announced_away.add(seat)
             await self.post_event({"type": "player_away", "seat": seat})
@@ -136,6 +160,12 @@ class Presence:
             if seat not in self.away or self.match is None or self.match.over:
                 return
             self._grace.pop(seat, None)
+            clock_away = self._clock_streak.get(seat, 0) >= self._clock_away_turns()
+            if not clock_away and await self._present_elsewhere(seat):
+                # The player sits on another live process (this one restarted, or a fail-over
+                # split the table's sockets): no forfeit from here (issue 9).
+                self.away.discard(seat)
+                return
             log.info("grace expired", extra={"table": self.id, "seat": seat})
             await self._auto(seat, self.match.forfeit_action())
 

@@ -19,7 +19,7 @@ from dineri.fanout import Fanout
 from dineri.games import GameError, get_game
 from dineri.server.ratelimit import Window
 from dineri.server.session import Refused, TableSession
-from dineri.server.shared import SharedCounters
+from dineri.server.shared import SharedCounters, SharedPresence
 from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.models import utcnow
@@ -56,6 +56,10 @@ class TableService:
         self.sessions: dict[str, TableSession] = {}
         self._loading = asyncio.Lock()
         self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
+        # Which seats sit on which live process (issue 9 item 3): no grace runs out from here
+        # for a player connected to another process.
+        self.presence = (SharedPresence(settings.redis_url, settings.redis_prefix, self.origin)
+                         if settings.redis_url else None)
         self._sweeper: asyncio.Task[None] | None = None
         # Creations per player a minute: site-wide in Redis when shared (issue 9 item 3).
         self.creations = Window(CREATE_PER_MINUTE, 60.0, shared=shared, name="create")
@@ -69,6 +73,8 @@ class TableService:
 
     async def start(self) -> None:
         """Load every table with a match in progress (clocks and grace periods resume)."""
+        if self.presence is not None:
+            await self.presence.start()
         def ids(s: Session) -> list[str]:
             return [t.id for t in repo.tables_with_status(s, "playing")]
         for table_id in await asyncio.to_thread(self._tx, ids):
@@ -85,6 +91,11 @@ class TableService:
             self._lobby_task.cancel()
         for sess in self.sessions.values():
             await sess.close()
+        if self.presence is not None:
+            try:
+                await self.presence.stop()
+            except Exception:  # Redis away at shutdown: the mark expires by itself
+                log.warning("could not clear this process's presence mark")
 
     async def _sweep(self, every: float = SWEEP_EVERY) -> None:
         while True:
@@ -142,6 +153,7 @@ class TableService:
             if sess is not None:
                 return sess
             sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed)
+            sess.shared_presence = self.presence
             if not await sess.load(self.origin):
                 return None
             self.sessions[table_id] = sess

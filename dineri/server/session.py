@@ -30,6 +30,7 @@ from dineri.games import GameError, GameMatch, get_game
 from dineri.server import judge
 from dineri.server.frames import Frames
 from dineri.server.presence import Presence
+from dineri.server.shared import SharedPresence
 from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.models import Match
@@ -107,6 +108,7 @@ class TableSession(Presence):
         self.stale = False
         self._unsubscribe: Callable[[], None] | None = None
         self.frames = Frames(self)  # what a committed change sends (dineri/server/frames.py)
+        self.shared_presence: SharedPresence | None = None  # set by the service (Redis)
 
     # --- loading -------------------------------------------------------------------------
 

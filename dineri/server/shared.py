@@ -10,6 +10,8 @@ whole site, not 10 per process. The window is judged by Redis's own clock in one
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 from typing import Any
 
@@ -64,3 +66,75 @@ class SharedCounters:
         if self._redis is not None:
             await self._redis.aclose()
             self._redis = None
+
+
+ALIVE_SECONDS = 15  # a process that stopped refreshing its mark this long ago counts as gone
+ALIVE_EVERY = 5.0  # seconds between two refreshes of a process's mark
+
+
+class SharedPresence:
+    """Which seats have a socket open on which live process of the site (issue 9 item 3), so a
+    process never runs out a grace period (R33) for a seat whose player sits on another process
+    (issue 9: "restarting one process forfeits the other's idle matches").
+
+    Redis keys under ``prefix``: ``presence:{table}`` a hash ``{origin}:{seat} -> open sockets``
+    of that process; ``alive:{origin}`` a mark each process refreshes every :data:`ALIVE_EVERY`
+    seconds and that expires after :data:`ALIVE_SECONDS` (a SIGKILLed process's counts then stop
+    counting). ``origin`` names this process (``TableService.origin``).
+    """
+
+    def __init__(self, url: str, prefix: str, origin: str) -> None:
+        self.url, self.prefix, self.origin = url, prefix, origin
+        self._redis: aioredis.Redis | None = None
+        self._beat: Any = None
+
+    def _client(self) -> aioredis.Redis:
+        if self._redis is None:
+            self._redis = aioredis.from_url(self.url)
+        return self._redis
+
+    async def start(self) -> None:
+        """Mark this process alive now and keep the mark fresh."""
+        async def beat() -> None:
+            while True:
+                with contextlib.suppress(Exception):  # Redis away for a moment: the next beat
+                    await self._mark()
+                await asyncio.sleep(ALIVE_EVERY)
+        self._beat = asyncio.get_running_loop().create_task(beat())
+
+    async def _mark(self) -> None:
+        await self._client().set(f"{self.prefix}alive:{self.origin}", "1", ex=ALIVE_SECONDS)
+
+    async def stop(self) -> None:
+        """Stop the mark (a stopping process's sockets no longer count) and disconnect."""
+        if self._beat is not None:
+            self._beat.cancel()
+        if self._redis is not None:
+            try:
+                await self._redis.delete(f"{self.prefix}alive:{self.origin}")
+            finally:
+                await self._redis.aclose()
+                self._redis = None
+
+    async def change(self, table_id: str, seat: int, delta: int) -> None:
+        """Count ``delta`` (+1 or -1) sockets of ``seat`` at ``table_id`` on this process."""
+        key, field = f"{self.prefix}presence:{table_id}", f"{self.origin}:{seat}"
+        r = self._client()
+        left = int(await r.hincrby(key, field, delta))
+        if left <= 0:
+            await r.hdel(key, field)
+        await r.expire(key, 86400)
+
+    async def elsewhere(self, table_id: str, seat: int) -> bool:
+        """Whether another live process has a socket of ``seat`` at ``table_id`` open."""
+        r = self._client()
+        counts = await r.hgetall(f"{self.prefix}presence:{table_id}")
+        origins = []
+        for field, n in counts.items():
+            origin, _, s = (field.decode() if isinstance(field, bytes) else str(field)).rpartition(":")
+            if origin != self.origin and s == str(seat) and int(n) > 0:
+                origins.append(origin)
+        if not origins:
+            return False
+        alive = await r.mget([f"{self.prefix}alive:{o}" for o in origins])
+        return any(a is not None for a in alive)

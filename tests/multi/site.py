@@ -92,6 +92,9 @@ def render_nginx(conf: str, upstreams: dict[str, str], listen: str, temp: Path) 
     out = out.replace("listen 80;", f"listen {listen};")
     paths = "".join(f"    {d}_temp_path {temp / d};\n"
                     for d in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # Which process answered each request (Site.owner_of); the deployment logs nothing.
+    paths += "    log_format dineri_upstream '$request_uri $upstream_addr';\n"
+    out = out.replace("access_log off;", f"access_log {temp / 'access.log'} dineri_upstream;", 1)
     head, mark, tail = out.partition(TEMP_MARK)
     line_end = tail.index("\n") + 1
     return head + mark + tail[:line_end] + paths + tail[line_end:]
@@ -342,6 +345,21 @@ class Site:
     def direct(self, service: str) -> Endpoint:
         """One process directly, bypassing nginx."""
         return Endpoint(f"http://127.0.0.1:{self.ports[service]}")
+
+    def owner_of(self, table_id: str) -> str:
+        """The service nginx routes ``table_id``'s paths to now (read from its access log after
+        one ``GET /api/tables/{id}`` through nginx)."""
+        mark = secrets.token_hex(6)
+        httpx.get(f"{self.base}/api/tables/{table_id}?probe={mark}", timeout=10)
+        log = self.tmp / "nginx" / "access.log"
+        by_port = {str(port): svc for svc, port in self.ports.items()}
+        for _ in range(50):
+            for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
+                if mark in line:
+                    last = line.split()[-1].split(",")[-1].strip()  # after a fail-over: the last tried
+                    return by_port[last.rpartition(":")[2]]
+            time.sleep(0.1)
+        raise RuntimeError(f"no access log line for {table_id}")
 
     def kill(self, service: str) -> None:
         """SIGKILL ``service`` (and its helpers)."""

@@ -156,8 +156,17 @@ def test_connection_lost_banner_and_view_restored(browser: Any, server: str, con
     page.goto(f"/t/{table_id}")
     page.wait_for_function("document.body.dataset.phase === 'cut'")
     assert page.locator("#offline").is_hidden()
+    # A short drop (a server process going away behind the proxy) reconnects with no banner.
     page.evaluate("Dineri.sockets.forEach(function (s) { s.ws.close(); })")
+    page.wait_for_function("Dineri.sockets.every(function (s) { return s.connected; })")
+    page.wait_for_timeout(1800)
+    assert page.locator("#offline").is_hidden()
+    # A longer outage (no socket can be opened) shows it, until the server is back.
+    page.evaluate("() => { window.RealWebSocket = WebSocket;"
+                  " window.WebSocket = function () { throw new Error('offline'); };"
+                  " Dineri.sockets.forEach(function (s) { s.ws.close(); }); }")
     page.locator("#offline").wait_for(state="visible")
+    page.evaluate("() => { window.WebSocket = window.RealWebSocket; }")
     page.locator("#offline").wait_for(state="hidden", timeout=15000)
     page.wait_for_function("document.body.dataset.phase === 'cut' && document.body.dataset.turn === '0'")
     assert page.locator(".seat").count() == 2

@@ -15,9 +15,12 @@
 
   /**
    * A WebSocket that reconnects with exponential backoff (0.5 s doubling to 15 s, with
-   * jitter) and shows the "connection lost" banner while it is down.
+   * jitter; 0.1 s first when an open socket drops, so a server process going away behind the
+   * proxy costs a moment: issue 9 item 2) and shows the "connection lost" banner while it is
+   * down for longer than OFFLINE_AFTER_MS (a fail-over shows nothing).
    * handlers: onopen(socket), onmessage(msg), onstate(connected), onrefused(closeCode).
    */
+  var OFFLINE_AFTER_MS = 1500;
   var sockets = [];  // every live socket of the page (a test may drop one to check recovery)
   function LiveSocket(path, handlers) {
     this.path = path;
@@ -50,6 +53,7 @@
     };
     ws.onclose = function (ev) {
       self.ws = null;
+      if (self.connected) { self.delay = 100; }  // it was up: its process went away, come back at once
       self.setConnected(false);
       // Refusals (docs/protocol.md: 1008 Origin, 4403 private, 4404 no table, 4429 replaced by a
       // newer socket) would be refused again: stop instead of retrying, and tell the page.
@@ -68,9 +72,18 @@
     setTimeout(function () { if (!self.closed) { self.connect(); } }, wait);
   };
   LiveSocket.prototype.setConnected = function (up) {
+    var self = this;
     this.connected = up;
     var banner = document.getElementById("offline");
-    if (banner) { banner.hidden = up; }
+    if (up) {
+      if (this.offlineTimer) { clearTimeout(this.offlineTimer); this.offlineTimer = null; }
+      if (banner) { banner.hidden = true; }
+    } else if (!this.offlineTimer) {
+      this.offlineTimer = setTimeout(function () {
+        self.offlineTimer = null;
+        if (!self.connected && banner) { banner.hidden = false; }
+      }, OFFLINE_AFTER_MS);
+    }
     if (this.handlers.onstate) { this.handlers.onstate(up); }
   };
   LiveSocket.prototype.send = function (obj) {
