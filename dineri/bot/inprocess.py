@@ -220,7 +220,7 @@ class BotLauncher:
     async def _decide(self, view: dict[str, Any], memory: Any, level: str,
                       rng: random.Random, sess: Any = None, seat: int = 0) -> dict[str, Any] | None:
         if isinstance(memory, GameMemory):
-            return memory.decide(sess, seat, view, level, rng)
+            return await memory.decide(sess, seat, view, level, rng)
         if level not in SEARCHES:
             return choose(view, memory, level, rng)
         legal = seat_actions(view, memory)
@@ -279,9 +279,12 @@ class GameMemory:
     def forget_window(self) -> None:
         """No missed-capture window outside Chkobba."""
 
-    def decide(self, sess: Any, seat: int, view: dict[str, Any], level: str,
-               rng: random.Random) -> dict[str, Any] | None:
-        """The seat's action now, or ``None`` when it has none to make (not its move)."""
+    async def decide(self, sess: Any, seat: int, view: dict[str, Any], level: str,
+                     rng: random.Random) -> dict[str, Any] | None:
+        """The seat's action now, or ``None`` when it has none to make (not its move). A search
+        level (``medium``, ``hard``: up to a few tenths of a second a move) thinks on a worker
+        thread, never on the event loop; the seat keeps one player object for the match (golf4's
+        players remember the cards they drew between calls)."""
         match = sess.match
         if match is None or match.over:
             return None
@@ -295,7 +298,10 @@ class GameMemory:
             except ValueError:  # a level that game's players do not have: its default player
                 player = make_player("greedy", rng.getrandbits(64), game=sess.game_name)
             self.players[level] = player
-        return dict(player.choose(view, list(self.events), legal))
+        events = list(self.events)
+        if level in SEARCHES:
+            return dict(await asyncio.to_thread(player.choose, view, events, legal))
+        return dict(player.choose(view, events, legal))
 
 
 def _still_seated(table: dict[str, Any], seat: int, player_id: str | None) -> bool:
