@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -63,6 +63,16 @@ class Settings(BaseSettings):
     forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["127.0.0.1"],
         description="proxy addresses whose X-Forwarded-Proto/-For are trusted (IPs, networks, '*')")
+
+    # --- storage (issue 7 item 3, issue 8 item 2; docs/server.md "Durability and timeouts") ---
+    db_connect_timeout: float = Field(default=5.0, gt=0, le=300,
+                                      description="seconds to open a database connection")
+    db_timeout: float = Field(default=5.0, gt=0, le=300,
+                              description="seconds a statement (PostgreSQL statement_timeout, SQLite busy "
+                                          "wait) or a write's commit may take before it fails (unavailable)")
+    sqlite_synchronous: Literal["normal", "full"] = Field(
+        default="normal", description="SQLite PRAGMA synchronous in WAL mode: normal survives a process "
+                                      "crash, full also a power loss (an fsync per group commit)")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -29,7 +29,7 @@ def run_offline() -> None:
 
 
 def run_online() -> None:
-    engine = make_engine(_url())
+    engine = make_engine(_url(), statement_timeout=None)  # waits for another process's migration
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)
         with context.begin_transaction():

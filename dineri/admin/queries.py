@@ -16,6 +16,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from dineri.admin.replay import status_of
+from dineri.store import repo
 from dineri.store.models import Match, MatchResult, Player, Seat
 
 Json = dict[str, Any]
@@ -97,7 +98,7 @@ def list_matches(s: Session, f: MatchFilter) -> tuple[list[Json], bool]:
     q = q.order_by(Match.started_at.desc(), Match.id.desc())
     q = q.offset((f.page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1)
     rows = list(s.execute(q))
-    items = [_item(m, r) for m, r in rows[:PAGE_SIZE]]
+    items = [_item(s, m, r) for m, r in rows[:PAGE_SIZE]]
     return items, len(rows) > PAGE_SIZE
 
 
@@ -109,15 +110,16 @@ def _iso(t: datetime | None) -> str | None:
     return t.isoformat(timespec="seconds")
 
 
-def _item(m: Match, r: MatchResult | None) -> Json:
-    record = json.loads(m.record)
+def _item(s: Session, m: Match, r: MatchResult | None) -> Json:
+    record = json.loads(m.record)  # the header while the match is played (repo.record_of)
+    actions = len(record.get("actions") or []) if m.status == "over" else repo.action_count(s, m.id)
     result = json.loads(r.result) if r is not None else None
     return {
         "id": m.id, "table_id": m.table_id, "game": m.game,
         "status": status_of(m.status, result),
         "players": _players(record), "options": record.get("options"),
         "started_at": _iso(m.started_at), "ended_at": _iso(m.ended_at),
-        "actions": len(record.get("actions") or []),
+        "actions": actions,
         "winner": result.get("winner") if result else None,
         "reason": result.get("reason") if result else None,
     }
@@ -130,6 +132,6 @@ def get_match(s: Session, match_id: int) -> tuple[Json, Json] | None:
     if m is None:
         return None
     r = s.get(MatchResult, match_id)
-    item = _item(m, r)
+    item = _item(s, m, r)
     item["result"] = json.loads(r.result) if r is not None else None
-    return item, json.loads(m.record)
+    return item, repo.record_of(s, m)

@@ -7,11 +7,14 @@ mounted when that package is present.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from sqlalchemy import Engine, text
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from dineri.accounts.install import install as install_accounts
@@ -35,7 +38,8 @@ log = logging.getLogger("dineri.app")
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app for ``settings`` (default: read from ``DINERI_*`` now)."""
     settings = settings or Settings()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, connect_timeout=settings.db_connect_timeout,
+                         statement_timeout=settings.db_timeout, synchronous=settings.sqlite_synchronous)
     sm = sessions(engine)
     fanout = make_fanout(settings.redis_url, settings.redis_prefix)
     # Limits count site-wide in Redis when there is one (issue 9 item 3), else in process.
@@ -51,8 +55,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        log.info("applying migrations", extra={"database": engine.url.render_as_string(hide_password=True)})
-        migrate(settings.database_url)
+        where = engine.url.render_as_string(hide_password=True)
+        log.info("applying migrations", extra={"database": where})
+        try:
+            await asyncio.wait_for(asyncio.to_thread(migrate, settings.database_url),
+                                   settings.db_connect_timeout + settings.db_timeout + 60.0)
+        except Exception as e:  # a stalled or unreachable database: say so, exit non-zero (issue 7 item 3)
+            log.error("database unavailable at start-up", extra={"database": where, "error": repr(e)})
+            raise
         await fanout.start()
         await services.tables.start()  # loading a table also restarts its computer players
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
@@ -81,6 +91,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Liveness: ``{"status": "ok"}``."""
         return {"status": "ok"}
 
+    @app.get("/readyz", tags=["health"], responses={503: {"description": "the database does not answer"}})
+    async def readyz() -> JSONResponse:
+        """Readiness (issue 7, item 3): ``200 {"status": "ready", "database": "ok"}`` when the
+        database answers a read of ``tables`` within ``DINERI_DB_TIMEOUT`` and no write is stuck past it;
+        else ``503 {"status": "unavailable", "database": "..."}``."""
+        problem = "writes stalled" if services.tables.writer.stalled() else None
+        if problem is None:
+            try:
+                await asyncio.wait_for(asyncio.to_thread(_ping, engine), settings.db_timeout)
+            except Exception as e:
+                problem = "timeout" if isinstance(e, TimeoutError) else type(e).__name__
+        if problem is not None:
+            return JSONResponse({"status": "unavailable", "database": problem}, status_code=503)
+        return JSONResponse({"status": "ready", "database": "ok"})
+
     app.include_router(routes_players.router)
     app.include_router(routes_tables.router)
     app.include_router(ws.router)
@@ -88,6 +113,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_accounts(app, services)
     _mount_web(app, settings)
     return app
+
+
+def _ping(engine: Engine) -> None:
+    with engine.connect() as conn:
+        conn.execute(text("SELECT 1 FROM tables LIMIT 1"))  # the tables every write touches
 
 
 def _mount_web(app: FastAPI, settings: Settings) -> None:

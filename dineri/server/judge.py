@@ -48,7 +48,8 @@ class Judgement:
       (:meth:`GameMatch.private_events` of every step; golf4's ``peek_cards``): never stored,
       sent live to that seat's sockets only;
     - ``waiting``: the seats the game now waits on (:meth:`GameMatch.waiting_for`; one turn clock
-      each), ``()`` when over.
+      each), ``()`` when over;
+    - ``decks_added``: how many decks were supplied (the record's header changed: issue 8 item 1).
     """
 
     match: GameMatch
@@ -56,6 +57,7 @@ class Judgement:
     steps: list[Step] = field(default_factory=list)
     private: dict[int, list[Json]] = field(default_factory=dict)
     waiting: tuple[int, ...] = ()
+    decks_added: int = 0
 
 
 def judge(match: GameMatch, seat: int, action: Json, *, auto: bool = False,
@@ -68,29 +70,32 @@ def judge(match: GameMatch, seat: int, action: Json, *, auto: bool = False,
     """
     new, events = match.apply(seat, action, auto=auto)
     private = _merge({}, new.private_events())
-    new, events = _decks(new, list(events))
+    new, events, decks = _decks(new, list(events))
     steps = [Step(new.actions_count() - 1, seat, new.last_action(), auto, client_id, len(events))]
-    return _settle(new, events, steps, private)
+    return _settle(new, events, steps, private, decks)
 
 
 def settle(match: GameMatch, events: list[Json] | None = None) -> Judgement:
     """Supply the decks and make the immediate actions of a match that did not just apply an
     action (a new match: ``events`` are its first public events). Raises
     :class:`dineri.games.GameError` when the game refuses its own immediate action (a bug)."""
-    new, evs = _decks(match, list(events or []))
-    return _settle(new, evs, [], {})
+    new, evs, decks = _decks(match, list(events or []))
+    return _settle(new, evs, [], {}, decks)
 
 
-def _decks(match: GameMatch, events: list[Json]) -> tuple[GameMatch, list[Json]]:
-    """Supply secure shuffles while the game needs a deck (a round's deal, golf4's reshuffle)."""
+def _decks(match: GameMatch, events: list[Json]) -> tuple[GameMatch, list[Json], int]:
+    """Supply secure shuffles while the game needs a deck (a round's deal, golf4's reshuffle);
+    also returns how many were supplied."""
+    added = 0
     while match.needs_deck() and not match.over:
         match, more = match.add_deck()
         events.extend(more)
-    return match, events
+        added += 1
+    return match, events, added
 
 
 def _settle(match: GameMatch, events: list[Json], steps: list[Step],
-            private: dict[int, list[Json]]) -> Judgement:
+            private: dict[int, list[Json]], decks: int) -> Judgement:
     for _ in range(MAX_IMMEDIATE):
         if match.over:
             break
@@ -101,13 +106,15 @@ def _settle(match: GameMatch, events: list[Json], steps: list[Step],
         match, more = match.apply(seat, action, auto=True)
         _merge(private, match.private_events())
         events.extend(more)
-        match, events = _decks(match, events)
+        match, events, more_decks = _decks(match, events)
+        decks += more_decks
         steps.append(Step(match.actions_count() - 1, seat, match.last_action(), True, None, len(events)))
     else:
         raise RuntimeError("the game kept asking for immediate actions")
     if match.over:
         events.append(match.reveal())
-    return Judgement(match, events, steps, private, () if match.over else tuple(match.waiting_for()))
+    return Judgement(match, events, steps, private, () if match.over else tuple(match.waiting_for()),
+                     decks)
 
 
 def _merge(into: dict[int, list[Json]], more: dict[int, list[Json]]) -> dict[int, list[Json]]:

@@ -168,6 +168,8 @@ class Presence:
                 return
             log.info("grace expired", extra={"table": self.id, "seat": seat})
             await self._auto(seat, self.match.forfeit_action())
+            if seat in self.away and self.match is not None and not self.match.over:
+                self._start_grace(seat)  # the forfeit was not stored (database away): again later
 
     def _arm_clock(self) -> None:
         """(Re)start the turn clock of every seat the game waits on (``waiting_for``: one seat

@@ -23,6 +23,7 @@ from dineri.server.shared import SharedCounters, SharedPresence
 from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.models import utcnow
+from dineri.store.writer import Writer
 
 log = logging.getLogger("dineri.service")
 CLOCKS = (0, 15, 30, 60)
@@ -54,6 +55,8 @@ class TableService:
         self.fanout = fanout
         self.settings = settings
         self.sessions: dict[str, TableSession] = {}
+        # Every table's writes go through one group-commit thread (issue 8, item 2).
+        self.writer = Writer(sm, timeout=settings.db_timeout)
         self._loading = asyncio.Lock()
         self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
         # Which seats sit on which live process (issue 9 item 3): no grace runs out from here
@@ -73,6 +76,7 @@ class TableService:
 
     async def start(self) -> None:
         """Load every table with a match in progress (clocks and grace periods resume)."""
+        self.writer.start()
         if self.presence is not None:
             await self.presence.start()
         def ids(s: Session) -> list[str]:
@@ -96,6 +100,7 @@ class TableService:
                 await self.presence.stop()
             except Exception:  # Redis away at shutdown: the mark expires by itself
                 log.warning("could not clear this process's presence mark")
+        await asyncio.to_thread(self.writer.stop)
 
     async def _sweep(self, every: float = SWEEP_EVERY) -> None:
         while True:
@@ -152,7 +157,8 @@ class TableService:
             sess = self.sessions.get(table_id)
             if sess is not None:
                 return sess
-            sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed)
+            sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed,
+                                writer=self.writer)
             sess.shared_presence = self.presence
             if not await sess.load(self.origin):
                 return None

@@ -2,9 +2,11 @@
 
 Every change to a table (seats, start, actions, clock and grace expiry, chat,
 away/back) runs under the session's lock, one at a time, in order. An accepted
-action is committed to the database (action log, record, events, results) *before*
-anything is acknowledged or broadcast. The match is rebuilt by replaying its stored
-record, so a restarted server picks up where the last acknowledged action left it.
+action is committed to the database (its events and action log rows; the record's header,
+rounds and result only when they change: issue 8 item 1) through the group-commit writer
+(:mod:`dineri.store.writer`) *before* anything is acknowledged or broadcast. The match is
+rebuilt by replaying its stored record, so a restarted server picks up where the last
+acknowledged action left it.
 
 After a commit the session hands the change to its :class:`dineri.server.frames.Frames`,
 which builds the broadcast bundle and publishes it on the fan-out channel ``table:{id}``.
@@ -33,7 +35,7 @@ from dineri.server.presence import Presence
 from dineri.server.shared import SharedPresence
 from dineri.settings import Settings
 from dineri.store import repo
-from dineri.store.models import Match
+from dineri.store.writer import Unavailable, Writer
 
 log = logging.getLogger("dineri.table")
 WRITE_ATTEMPTS = 5  # tries of a write that another process (sharing the database) keeps beating
@@ -74,9 +76,10 @@ class TableSession(Presence):
     """
 
     def __init__(self, table_id: str, sm: sessionmaker[Session], fanout: Fanout, settings: Settings,
-                 on_lobby_change: Callable[[], Any]) -> None:
+                 on_lobby_change: Callable[[], Any], writer: Writer | None = None) -> None:
         self.id = table_id
         self.sm = sm
+        self.writer = writer  # the group-commit writer (None: each write in its own thread)
         self.fanout = fanout
         self.settings = settings
         self.on_lobby_change = on_lobby_change
@@ -93,6 +96,7 @@ class TableSession(Presence):
         self.seat_rows: dict[int, SeatRow] = {}
         self.match: GameMatch | None = None
         self.match_id: int | None = None
+        self.rounds_stored = 0  # finished rounds of the match stored in round_results
         self.last_seq = 0
         self.acks: dict[tuple[int, str], int] = {}
         self.version = 0
@@ -113,7 +117,23 @@ class TableSession(Presence):
     # --- loading -------------------------------------------------------------------------
 
     async def _db(self, fn: Callable[[Session], T]) -> T:
-        """Run ``fn(session)`` in one transaction on a worker thread."""
+        """Run the write ``fn(session)`` through the group-commit writer (issue 8, item 2): it
+        returns once committed. Raises what ``fn`` raised (nothing stored), or :class:`Refused`
+        ``unavailable`` (503) when the database did not answer in time (issue 7, item 3):
+        nothing was applied, or the commit's outcome is unknown, so the table is read again
+        before its next use (a resent action with the same id then gets its ack)."""
+        if self.writer is None:
+            return await self._read_db(fn)
+        try:
+            return await self.writer.run(fn)
+        except Unavailable as e:
+            self.stale = True
+            log.warning("database unavailable", extra={"table": self.id, "error": str(e)})
+            raise Refused("unavailable", "the database is not answering; send it again shortly",
+                          503) from None
+
+    async def _read_db(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn(session)`` in its own transaction on a worker thread (reads)."""
         def run() -> T:
             with self.sm.begin() as s:
                 return fn(s)
@@ -170,8 +190,9 @@ class TableSession(Presence):
             self._read_seats(s)
             m = repo.current_match(s, self.id)
             if m is not None:
-                self.match = get_game(m.game).load(json.loads(m.record))
+                self.match = get_game(m.game).load(repo.record_of(s, m))
                 self.match_id = m.id
+                self.rounds_stored = len(self.match.rounds())
                 self.acks = repo.client_acks(s, m.id)
             # The away seats the table was told about (before a restart, or by another process):
             # a seat that reconnects is then announced back.
@@ -182,7 +203,7 @@ class TableSession(Presence):
                     ev = repo.last_event_of_type(s, self.id, "rematch")
                     self.rematch = str(ev["table"]) if ev is not None else None
             return True
-        return await self._db(read)
+        return await self._read_db(read)
 
     async def was_removed(self, player_id: str) -> bool:
         """Whether the host removed ``player_id`` from this table (stored: any process)."""
@@ -395,11 +416,18 @@ class TableSession(Presence):
                 assert t is not None
                 if t.status != "open":
                     raise Stale
+                known = t.next_seq - 1
                 m = repo.start_match(s, t, self.game_name, match.record())
                 seqs = repo.append_events(s, t, events)
-                _store_steps(s, m, steps, seqs)
                 if steps:
-                    _store_progress(s, t, m, match)
+                    repo.insert_actions(s, m.id, known, _step_rows(steps))
+                    rounds = match.rounds()
+                    repo.store_rounds(s, m.id, 1, rounds)
+                    result = match.result()
+                    if result is not None:
+                        repo.finish_match(s, self.id, m.id, result, match.record())
+                    else:
+                        repo.store_header(s, m.id, match.record())
                 return m.id, seqs
             try:
                 self.match_id, seqs = await self._db(write)
@@ -408,6 +436,7 @@ class TableSession(Presence):
                 raise Refused("not_open", "the match has already started") from None
             self.match, self.status, self.version = match, "playing", self.version + 1
             self.last_seq = seqs[-1]
+            self.rounds_stored = len(match.rounds()) if steps else 0
             if match.over:
                 self.status = "over"
             await self._broadcast(list(zip(seqs, events, strict=True)), private=judged.private)
@@ -437,6 +466,10 @@ class TableSession(Presence):
                         return reply
                 except Stale:  # another process wrote first
                     pass
+                except Refused as e:  # the database did not answer in time: nothing applied
+                    if e.code != "unavailable":
+                        raise
+                    return _error(client_id, e.code, e.message), False
                 await self._reload()  # judge again on the state the other process left
             return _error(client_id, "retry", "the table kept changing; send the action again"), False
 
@@ -445,7 +478,7 @@ class TableSession(Presence):
         def read(s: Session) -> int:
             t = repo.get_table(s, self.id)
             return t.next_seq - 1 if t is not None else self.last_seq
-        return await self._db(read) != self.last_seq
+        return await self._read_db(read) != self.last_seq
 
     async def _auto(self, seat: int, action: dict[str, Any]) -> None:
         """An action the server makes (clock, grace); dropped if another process moved first."""
@@ -453,6 +486,10 @@ class TableSession(Presence):
             await self._act(seat, None, action, conn=None, auto=True)
         except Stale:
             await self._reload()
+        except Refused as e:  # the database did not answer: the clock tries again later
+            if e.code != "unavailable":
+                raise
+            self._arm_clock()
 
     async def _act(self, seat: int, client_id: str | None, action: dict[str, Any], *,
                    conn: str | None, auto: bool) -> tuple[dict[str, Any], bool]:
@@ -469,25 +506,36 @@ class TableSession(Presence):
         except GameError as e:
             return _error(client_id, e.code, e.message), False
         new, events = judged.match, judged.events
-        result = new.result()
+        # Derived documents only when they change (issue 8, item 1): the header when a deck was
+        # added; rounds end when the next round needs a deck, or with the match; the whole
+        # record once, at the end.
+        changed = judged.decks_added > 0 or new.over
+        record = new.record() if changed else None
+        fresh_rounds = new.rounds()[self.rounds_stored:] if changed else []
+        result = new.result() if new.over else None
         match_id = self.match_id
         assert match_id is not None
-        known = self.last_seq
+        known, stored, rows = self.last_seq, self.rounds_stored, _step_rows(judged.steps)
 
         def write(s: Session) -> list[int]:
-            t = repo.get_table(s, self.id, lock=True)
-            m = s.get(Match, match_id)
-            assert t is not None and m is not None
-            if self.stale or t.next_seq - 1 != known:
+            if self.stale:
                 raise Stale
-            seqs = repo.append_events(s, t, events)
-            _store_steps(s, m, judged.steps, seqs)
-            _store_progress(s, t, m, new)
+            seqs = repo.append_actions(s, table_id=self.id, match_id=match_id, known=known, events=events,
+                                       steps=rows)
+            if seqs is None:
+                raise Stale
+            if fresh_rounds:
+                repo.store_rounds(s, match_id, stored + 1, fresh_rounds)
+            if record is not None and result is not None:
+                repo.finish_match(s, self.id, match_id, result, record)
+            elif record is not None:
+                repo.store_header(s, match_id, record)
             return seqs
         try:
             seqs = await self._db(write)
         except IntegrityError:  # another process sharing a SQLite file numbered these events first
             raise Stale from None
+        self.rounds_stored = stored + len(fresh_rounds)
         self.match, self.version, self.last_seq = new, self.version + 1, seqs[-1]
         if new.over:
             self.status = "over"
@@ -556,7 +604,7 @@ class TableSession(Presence):
 
     async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]]:
         """Stored events numbered above ``after``."""
-        return await self._db(lambda s: repo.events_after(s, self.id, after))
+        return await self._read_db(lambda s: repo.events_after(s, self.id, after))
 
     async def close(self) -> None:
         """Stop the timers and the subscription (server shutdown)."""
@@ -565,22 +613,10 @@ class TableSession(Presence):
             self._unsubscribe()
 
 
-def _store_steps(s: Session, m: Match, steps: list[judge.Step], seqs: list[int]) -> None:
-    """Log the judgement's accepted actions; each one's ``ack_seq`` is the number of its last
-    event (its own, and those of the decks it needed)."""
-    for st in steps:
-        ack_seq = seqs[st.events_end - 1] if st.events_end else (seqs[0] - 1 if seqs else 0)
-        repo.store_action(s, m, idx=st.idx, seat=st.seat, client_id=st.client_id, action=st.action,
-                          auto=st.auto, ack_seq=ack_seq)
-
-
-def _store_progress(s: Session, t: Any, m: Match, match: GameMatch) -> None:
-    """Store the match's record, its finished rounds and, once over, its result."""
-    repo.update_record(s, m, match.record())
-    repo.store_rounds(s, m, match.rounds())
-    result = match.result()
-    if result is not None:
-        repo.finish_match(s, t, m, result)
+def _step_rows(steps: list[judge.Step]) -> list[dict[str, Any]]:
+    """The judgement's accepted actions as ``repo.append_actions`` stores them."""
+    return [{"idx": st.idx, "seat": st.seat, "client_id": st.client_id, "action": st.action,
+             "auto": st.auto, "events_end": st.events_end} for st in steps]
 
 
 def _error(client_id: str | None, code: str, message: str) -> dict[str, Any]:

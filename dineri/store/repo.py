@@ -1,6 +1,10 @@
 """Repository functions over a SQLAlchemy session. None of them commits: the caller owns the
-transaction (``with sessionmaker.begin() as s: ...``), so an action, its record update and its
-events are stored together or not at all (issue 3, item 6).
+transaction (``with sessionmaker.begin() as s: ...``), so an action and its events are stored
+together or not at all (issue 3, item 6).
+
+The stored truth of a match is its record's header (decks, options, players: ``matches.record``
+while it is played) and its append-only action log; the whole document is derived when read
+(:func:`record_of`) and stored once when the match ends (issue 8, item 1).
 
 Records, events and results are JSON documents the store never looks inside.
 """
@@ -13,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy import case, delete, func, insert, or_, select, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
@@ -257,9 +261,16 @@ def announced_away(s: Session, table_id: str) -> set[int]:
     return away
 
 
+def record_header(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` without its actions (``"actions": []``, keeping the key's place) and without
+    ``result``: what ``matches.record`` holds while a match is played (issue 8, item 1)."""
+    return {k: ([] if k == "actions" else v) for k, v in record.items() if k != "result"}
+
+
 def start_match(s: Session, table: Table, game: str, record: dict[str, Any]) -> Match:
-    """Store a new match of ``table`` with its first record; the table becomes ``playing``."""
-    m = Match(table_id=table.id, game=game, record=_dump(record), status="playing", started_at=utcnow())
+    """Store a new match of ``table`` with its record's header; the table becomes ``playing``."""
+    m = Match(table_id=table.id, game=game, record=_dump(record_header(record)), status="playing",
+              started_at=utcnow())
     s.add(m)
     table.status = "playing"
     s.flush()
@@ -272,37 +283,99 @@ def current_match(s: Session, table_id: str) -> Match | None:
     return s.execute(q).scalar_one_or_none()
 
 
-def store_action(s: Session, match: Match, *, idx: int, seat: int, client_id: str | None,
-                 action: dict[str, Any], auto: bool, ack_seq: int) -> None:
-    """Log one accepted action (index ``idx`` in the record's ``actions``)."""
-    s.add(ActionLog(match_id=match.id, idx=idx, seat=seat, client_id=client_id, action=_dump(action),
-                    auto=auto, ack_seq=ack_seq, created_at=utcnow()))
+def claim_seqs(s: Session, table_id: str, known: int, count: int) -> bool:
+    """Take the event numbers ``known + 1 … known + count`` of ``table_id``: one conditional
+    UPDATE of ``tables.next_seq`` (no read). ``False``, with nothing changed, when the stored
+    table's next number is not ``known + 1`` (another writer numbered events first)."""
+    q = (update(Table).where(Table.id == table_id, Table.next_seq == known + 1)
+         .values(next_seq=known + 1 + count).execution_options(synchronize_session=False))
+    result: Any = s.execute(q)
+    return bool(result.rowcount)
 
 
-def update_record(s: Session, match: Match, record: dict[str, Any]) -> None:
-    """Replace the match's stored record document."""
-    match.record = _dump(record)
+def insert_events(s: Session, table_id: str, first: int, events: Sequence[dict[str, Any]]) -> list[int]:
+    """Store ``events`` numbered ``first, first + 1, …`` (numbers taken by :func:`claim_seqs`)."""
+    now = utcnow()
+    rows = [{"table_id": table_id, "seq": first + i, "event": _dump(ev), "created_at": now}
+            for i, ev in enumerate(events)]
+    if rows:
+        s.execute(insert(EventLog), rows)
+    return [first + i for i in range(len(events))]
 
 
-def store_rounds(s: Session, match: Match, rounds: Sequence[dict[str, Any]]) -> None:
-    """Store the finished rounds not stored yet (numbered 1, 2, … in match order)."""
-    have = set(s.execute(select(RoundResult.number).where(RoundResult.match_id == match.id)).scalars())
-    for i, r in enumerate(rounds, 1):
-        if i not in have:
-            s.add(RoundResult(match_id=match.id, number=i, result=_dump(r)))
+def append_actions(s: Session, *, table_id: str, match_id: int, known: int,
+                   events: Sequence[dict[str, Any]], steps: Sequence[dict[str, Any]]) -> list[int] | None:
+    """The per-action write (issue 8, item 1): take the event numbers after ``known`` (the last
+    number the writer knows), store the events and the accepted actions. Each step is
+    ``{"idx", "seat", "client_id", "action", "auto", "events_end"}``: its index in the record's
+    ``actions``, and how many of ``events`` had been made once it was in (its ack is the number of
+    the last of those). Three statements, no read. Returns the events' numbers; ``None``, with
+    nothing changed, when another writer numbered events first."""
+    if not claim_seqs(s, table_id, known, len(events)):
+        return None
+    seqs = insert_events(s, table_id, known + 1, events)
+    insert_actions(s, match_id, known, steps)
+    return seqs
 
 
-def finish_match(s: Session, table: Table, match: Match, result: dict[str, Any]) -> None:
-    """Store the final result; the match and the table become ``over``."""
+def insert_actions(s: Session, match_id: int, known: int, steps: Sequence[dict[str, Any]]) -> None:
+    """Log accepted actions (the steps of :func:`append_actions`) whose events were numbered
+    from ``known + 1``."""
+    now = utcnow()
+    rows = [{"match_id": match_id, "idx": st["idx"], "seat": st["seat"], "client_id": st["client_id"],
+             "action": _dump(st["action"]), "auto": bool(st["auto"]), "ack_seq": known + st["events_end"],
+             "created_at": now} for st in steps]
+    if rows:
+        s.execute(insert(ActionLog), rows)
+
+
+def store_header(s: Session, match_id: int, record: dict[str, Any]) -> None:
+    """Store the record's header (:func:`record_header`): when a deck was added (a new round,
+    an accepted redeal), the only times the header changes while a match is played."""
+    s.execute(update(Match).where(Match.id == match_id).values(record=_dump(record_header(record)))
+              .execution_options(synchronize_session=False))
+
+
+def store_rounds(s: Session, match_id: int, first: int, rounds: Sequence[dict[str, Any]]) -> None:
+    """Store finished rounds numbered ``first, first + 1, …`` (1-based, match order): the
+    writer knows how many it stored, so nothing is read."""
+    if rounds:
+        s.execute(insert(RoundResult), [{"match_id": match_id, "number": first + i, "result": _dump(r)}
+                                        for i, r in enumerate(rounds)])
+
+
+def finish_match(s: Session, table_id: str, match_id: int, result: dict[str, Any],
+                 record: dict[str, Any]) -> None:
+    """Store the final result and the whole ``record`` document (derived once, at the end);
+    the match and the table become ``over``; then the result hooks run in this transaction."""
     now = utcnow()
     winner = result.get("winner")
-    s.add(MatchResult(match_id=match.id, winner=winner if isinstance(winner, int) else None,
+    s.add(MatchResult(match_id=match_id, winner=winner if isinstance(winner, int) else None,
                       reason=str(result.get("reason", "")), result=_dump(result), ended_at=now))
-    match.status = "over"
-    match.ended_at = now
-    table.status = "over"
+    s.execute(update(Match).where(Match.id == match_id)
+              .values(status="over", ended_at=now, record=_dump(record))
+              .execution_options(synchronize_session=False))
+    s.execute(update(Table).where(Table.id == table_id).values(status="over")
+              .execution_options(synchronize_session=False))
     s.flush()
-    hooks.result_stored(s, table.id, match.id, result)  # ratings: same transaction (issue 14)
+    hooks.result_stored(s, table_id, match_id, result)  # ratings: same transaction (issue 14)
+
+
+def record_of(s: Session, match: Match) -> dict[str, Any]:
+    """The match's full ``dineri-match/1`` document: as stored once the match is over; while it
+    is played, the stored header with the action log in place of ``actions`` (issue 8, item 1)."""
+    doc: dict[str, Any] = json.loads(match.record)
+    if match.status == "over":
+        return doc
+    q = select(ActionLog.action).where(ActionLog.match_id == match.id).order_by(ActionLog.idx)
+    actions = [json.loads(t) for t in s.execute(q).scalars()]
+    return {k: (actions if k == "actions" else v) for k, v in doc.items()}
+
+
+def action_count(s: Session, match_id: int) -> int:
+    """How many actions the match's log holds."""
+    q = select(func.count()).select_from(ActionLog).where(ActionLog.match_id == match_id)
+    return int(s.execute(q).scalar_one())
 
 
 def client_acks(s: Session, match_id: int) -> dict[tuple[int, str], int]:

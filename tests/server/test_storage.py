@@ -72,22 +72,26 @@ def _exercise(url: str) -> None:
                 match, more = match.add_deck()
                 evs += more
             with sm.begin() as s:
-                t = repo.get_table(s, table_id, lock=True)
-                m2 = s.get(type(m), match_id)
-                assert t is not None and m2 is not None
-                seqs = repo.append_events(s, t, evs)
-                repo.store_action(s, m2, idx=n, seat=seat, client_id=f"c{n}", action=match.last_action(),
-                                  auto=False, ack_seq=seqs[-1])
+                known = repo.get_table(s, table_id).next_seq - 1  # type: ignore[union-attr]
+                step = {"idx": n, "seat": seat, "client_id": f"c{n}", "action": match.last_action(),
+                        "auto": False, "events_end": len(evs)}
+                seqs = repo.append_actions(s, table_id=table_id, match_id=match_id, known=known, events=evs,
+                                           steps=[step])
+                assert seqs is not None and seqs[0] == known + 1
+                assert repo.append_actions(s, table_id=table_id, match_id=match_id, known=known, events=evs,
+                                           steps=[{**step, "client_id": "again"}]) is None  # numbers taken
                 acks[(seat, f"c{n}")] = seqs[-1]
-                repo.update_record(s, m2, match.record())
-                repo.store_rounds(s, m2, match.rounds())
+                stored_rounds = len(repo.round_results(s, match_id))
+                repo.store_rounds(s, match_id, stored_rounds + 1, match.rounds()[stored_rounds:])
                 if match.result() is not None:
-                    repo.finish_match(s, t, m2, match.result() or {})
+                    repo.finish_match(s, table_id, match_id, match.result() or {}, match.record())
+                else:
+                    repo.store_header(s, match_id, match.record())
             n += 1
         with sm() as s:
             stored = repo.current_match(s, table_id)
             assert stored is not None and stored.status == "over"
-            assert json.loads(stored.record) == match.record()
+            assert json.loads(stored.record) == match.record() == repo.record_of(s, stored)
             assert game.load(json.loads(stored.record)).result() == match.result()
             assert len(repo.action_log(s, match_id)) == n == len(match.record()["actions"])
             assert repo.client_acks(s, match_id) == acks

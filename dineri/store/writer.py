@@ -1,0 +1,210 @@
+"""Group commit (issue 8, item 2): one thread commits every table's writes, those that arrive
+together in one transaction, and resolves each caller's future only after that commit.
+
+A write is a function ``fn(session) -> value`` that only issues statements (it may be run
+again: see below). The writer drains its queue (at most :data:`MAX_BATCH` writes), runs them
+in order in one transaction and commits once: every write is durable when its caller hears
+back, and the commit's fsync is shared by the whole group.
+
+When a write raises (``Stale``, an ``IntegrityError``, a result hook), the group is rolled back
+and each write of it is run again alone, in its own transaction, so one failing write never
+takes the others with it. A write whose caller gave up (:class:`Unavailable`, past its
+deadline) before the commit started is dropped, never committed.
+
+Timeouts (issue 7, item 3): every write has a deadline (``timeout`` seconds after it was
+queued); the caller waits at most that long and then gets :class:`Unavailable`. The database's
+own timeouts (:func:`dineri.store.db.make_engine`) make a stalled statement fail rather than
+hang the thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy.orm import Session, sessionmaker
+
+log = logging.getLogger("dineri.writer")
+T = TypeVar("T")
+MAX_BATCH = 256  # writes committed together at most
+
+
+class Unavailable(Exception):
+    """The database did not answer a write within the timeout: the write was not applied,
+    or (a stall during the commit itself) its outcome is unknown to this process until it
+    reads the table again."""
+
+
+@dataclass
+class _Write(Generic[T]):
+    fn: Callable[[Session], T]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[T]
+    deadline: float  # time.monotonic()
+    queued: float = field(default_factory=time.monotonic)
+
+
+class Writer:
+    """The single writer thread of one database (start with :meth:`start`).
+
+    ``timeout``: seconds a caller waits for its write's commit before :class:`Unavailable`.
+    """
+
+    def __init__(self, sm: sessionmaker[Session], *, timeout: float = 5.0) -> None:
+        self.sm = sm
+        self.timeout = timeout
+        self._queue: queue.SimpleQueue[_Write[Any] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._busy_since: float | None = None  # when the write or commit in progress began
+        self.commits = 0  # transactions committed (groups), for benchmarks and tests
+        self.writes = 0  # writes committed
+
+    def start(self) -> None:
+        """Start the thread (idempotent)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="dineri-writer", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Commit what is queued, then stop the thread."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def stalled(self) -> bool:
+        """True when a write has been in progress for longer than the timeout (``/readyz``)."""
+        since = self._busy_since
+        return since is not None and time.monotonic() - since > self.timeout
+
+    async def run(self, fn: Callable[[Session], T]) -> T:
+        """Queue ``fn`` and return its value once its transaction committed. Raises what
+        ``fn`` raised (nothing of it stored), or :class:`Unavailable` after the timeout."""
+        if self._thread is None:
+            self.start()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Write(fn, loop, fut, time.monotonic() + self.timeout))
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), self.timeout)
+        except TimeoutError:
+            fut.add_done_callback(_retrieve)  # nobody awaits it any more
+            raise Unavailable(f"the database did not answer within {self.timeout:g} s") from None
+
+    # --- the thread ----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch: list[_Write[Any]] = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit_group(batch)
+            if stop:
+                return
+
+    def _commit_group(self, batch: list[_Write[Any]]) -> None:
+        live = [w for w in batch if not self._expired(w)]
+        if not live:
+            return
+        self._busy_since = time.monotonic()
+        try:
+            values: list[Any] = []
+            failed = False
+            try:
+                with self.sm.begin() as s:
+                    for w in live:
+                        try:
+                            values.append(w.fn(s))
+                        except Exception:
+                            failed = True
+                            raise
+                    if any(self._expired(w) for w in live):  # a caller gave up: commit nothing
+                        failed = True
+                        raise _Retry
+            except _Retry:
+                pass
+            except Exception:
+                if not failed:  # the commit itself failed (database away): every write failed
+                    log.exception("group commit failed", extra={"writes": len(live)})
+                    for w in live:
+                        self._fail(w, Unavailable("the database refused the commit"))
+                    return
+            if not failed:
+                self.commits += 1
+                self.writes += len(live)
+                for w, v in zip(live, values, strict=True):
+                    self._resolve(w, v)
+                return
+            for w in live:  # one write failed: each alone, so the others still commit
+                self._commit_alone(w)
+        finally:
+            self._busy_since = None
+
+    def _commit_alone(self, w: _Write[Any]) -> None:
+        if self._expired(w):
+            return
+        try:
+            with self.sm.begin() as s:
+                value = w.fn(s)
+                if self._expired(w):
+                    raise _Retry
+        except _Retry:
+            return
+        except Exception as e:
+            self._fail(w, e)
+            return
+        self.commits += 1
+        self.writes += 1
+        self._resolve(w, value)
+
+    def _expired(self, w: _Write[Any]) -> bool:
+        if time.monotonic() <= w.deadline:
+            return False
+        self._fail(w, Unavailable("the database did not answer in time"))
+        return True
+
+    @staticmethod
+    def _resolve(w: _Write[Any], value: Any) -> None:
+        def done() -> None:
+            if not w.future.done():
+                w.future.set_result(value)
+        _call(w.loop, done)
+
+    @staticmethod
+    def _fail(w: _Write[Any], error: BaseException) -> None:
+        def done() -> None:
+            if not w.future.done():
+                w.future.set_exception(error)
+        _call(w.loop, done)
+
+
+def _call(loop: asyncio.AbstractEventLoop, fn: Callable[[], None]) -> None:
+    with contextlib.suppress(RuntimeError):  # the caller's loop is closed (shutdown): nobody to tell
+        loop.call_soon_threadsafe(fn)
+
+
+def _retrieve(fut: asyncio.Future[Any]) -> None:
+    if not fut.cancelled():
+        fut.exception()
+
+
+class _Retry(Exception):
+    """Roll the group back (a write expired before the commit)."""

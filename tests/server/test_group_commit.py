@@ -1,0 +1,217 @@
+"""Group commit and database timeouts (issue 8 item 2, issue 7 item 3), for real: the writer
+commits many tables' actions in shared transactions; a write that fails takes no other with
+it; a stalled database refuses actions with ``unavailable`` (nothing applied), ``/readyz``
+says 503, and start-up against a database that never answers exits non-zero with a clear error."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
+
+from dineri.fanout import LocalFanout
+from dineri.server.service import TableService
+from dineri.settings import Settings
+from dineri.store import repo
+from dineri.store.db import make_engine, migrate, sessions
+from dineri.store.models import Player
+from dineri.store.writer import Unavailable, Writer
+from tests.server.harness import ROOT, Api, Client, Server, free_port
+from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_writes_arriving_together_share_a_commit(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+
+    async def run() -> None:
+        service = TableService(sm, LocalFanout(), Settings(database_url=url, grace_seconds=3600))
+        await service.start()
+        tables = []
+        for i in range(20):
+            with sm.begin() as s:
+                a, b = repo.create_player(s, f"A{i}").id, repo.create_player(s, f"B{i}").id
+            sess = await service.create_table(a, "chkobba", {"seats": 2, "target": 11, "best_of": 1}, True, 0)
+            await sess.take_seat(a, 0, None, None)
+            await sess.take_seat(b, 1, None, None)
+            await sess.start(a, first_dealer=0)
+            tables.append(sess)
+        before_commits, before_writes = service.writer.commits, service.writer.writes
+        replies = await asyncio.gather(*(t.act(1, "cut", {"type": "cut", "at": 3}) for t in tables))
+        assert all(r["type"] == "ack" for r, _ in replies)
+        writes = service.writer.writes - before_writes
+        commits = service.writer.commits - before_commits
+        assert writes == 20 and commits < writes  # 20 tables' actions, fewer transactions
+        with sm() as s:
+            for t in tables:
+                m = repo.current_match(s, t.id)
+                assert m is not None and repo.action_count(s, m.id) == 1
+        await service.stop()
+    asyncio.run(run())
+    engine.dispose()
+
+
+def test_a_failing_write_takes_no_other_with_it(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    writer = Writer(sm, timeout=10)
+
+    def slow(s: Session) -> str:
+        time.sleep(0.3)  # the others queue up meanwhile and form one group
+        return str(repo.create_player(s, "first").id)
+
+    def add(name: str) -> Any:
+        def fn(s: Session) -> str:
+            pid = str(repo.create_player(s, name).id)
+            if name == "bad":
+                raise ValueError("refused")
+            return pid
+        return fn
+
+    async def run() -> list[Any]:
+        first = asyncio.ensure_future(writer.run(slow))
+        await asyncio.sleep(0.05)
+        rest = [writer.run(add(n)) for n in ("p1", "bad", "p2", "p3")]
+        return [await first, *await asyncio.gather(*rest, return_exceptions=True)]
+    out = asyncio.run(run())
+    writer.stop()
+    assert isinstance(out[2], ValueError)
+    with sm() as s:
+        names = sorted(s.execute(select(Player.name)).scalars())
+    assert names == ["first", "p1", "p2", "p3"]  # the bad write stored nothing, the others all
+    engine.dispose()
+
+
+def test_a_write_past_its_deadline_is_never_committed(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    writer = Writer(sm, timeout=0.3)
+
+    def slow(s: Session) -> None:
+        repo.create_player(s, "late")
+        time.sleep(0.6)  # past the caller's deadline, before the commit
+
+    async def run() -> None:
+        with pytest.raises(Unavailable):
+            await writer.run(slow)
+    asyncio.run(run())
+    writer.stop()
+    with sm() as s:
+        assert list(s.execute(select(Player.name)).scalars()) == []
+    engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_stalled_database_refuses_actions_and_readyz_says_so(pg_url: str) -> None:  # noqa: F811
+    srv = Server(pg_url, DINERI_DB_TIMEOUT="1", DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(srv)
+    locker = make_engine(pg_url)
+    try:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        assert api.http.get("/readyz").json() == {"status": "ready", "database": "ok"}
+
+        async def play() -> None:
+            c = await Client(srv, table["id"], players[1]["token"]).connect(last_event=0)
+            with locker.connect() as conn:  # a stall: every write and the probe wait on this lock
+                conn.execute(text("LOCK TABLE tables IN ACCESS EXCLUSIVE MODE"))
+                t0 = time.monotonic()
+                reply = await c.act({"type": "cut", "at": 4}, "cut-1")
+                waited = time.monotonic() - t0
+                assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+                assert waited < 5, waited
+                async with httpx.AsyncClient(base_url=srv.base) as h:
+                    r = await h.get("/readyz", timeout=10)
+                assert r.status_code == 503 and r.json()["status"] == "unavailable", r.text
+                conn.rollback()  # the stall ends
+            async with httpx.AsyncClient(base_url=srv.base) as h:
+                assert (await h.get("/readyz", timeout=10)).status_code == 200
+            reply = await c.act({"type": "cut", "at": 4}, "cut-1")  # sent again, same id
+            assert reply["type"] == "ack", reply
+            again = await c.act({"type": "cut", "at": 4}, "cut-1")
+            assert again == {**reply}
+            await c.close()
+        asyncio.run(play())
+        engine = make_engine(pg_url)
+        with sessions(engine)() as s:
+            m = repo.current_match(s, table["id"])
+            assert m is not None
+            assert repo.record_of(s, m)["actions"] == [{"seat": 1, "type": "cut", "at": 4}]  # once
+        engine.dispose()
+    finally:
+        locker.dispose()
+        srv.stop()
+        api.http.close()
+
+
+@pytest.fixture
+def black_hole() -> Iterator[int]:
+    """A TCP port that accepts connections and never answers (a stalled database)."""
+    lsock = socket.socket()
+    lsock.bind(("127.0.0.1", 0))
+    lsock.listen(64)
+    held: list[socket.socket] = []
+    done = threading.Event()
+
+    def accept() -> None:
+        lsock.settimeout(0.2)
+        while not done.is_set():
+            try:
+                conn, _ = lsock.accept()
+                held.append(conn)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield int(lsock.getsockname()[1])
+    done.set()
+    thread.join(2)
+    for c in held:
+        c.close()
+    lsock.close()
+
+
+def test_start_up_against_a_database_that_never_answers_exits_with_an_error(black_hole: int,
+                                                                              tmp_path: Path) -> None:
+    env = {**os.environ, "DINERI_DATABASE_URL": f"postgresql+psycopg://postgres@127.0.0.1:{black_hole}/test",
+           "DINERI_DB_CONNECT_TIMEOUT": "2", "DINERI_SECRET_KEY": "x" * 32}
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "dineri.cli", "serve", "--port", str(free_port())],
+                          cwd=ROOT, env=env, capture_output=True, timeout=60)
+    took = time.monotonic() - t0
+    err = proc.stderr.decode()
+    assert proc.returncode != 0, err[-2000:]
+    assert "database unavailable at start-up" in err, err[-2000:]
+    assert took < 30, took
+
+
+def test_sqlite_synchronous_is_the_setting(tmp_path: Path) -> None:
+    for name, level in (("normal", 1), ("full", 2)):
+        engine = make_engine(f"sqlite:///{tmp_path / (name + '.db')}", synchronous=name)
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == level
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        engine.dispose()
+    with pytest.raises(ValueError):
+        make_engine(f"sqlite:///{tmp_path / 'x.db'}", synchronous="off")
