@@ -169,49 +169,62 @@ async def _session(ws: Any, memory: SeatMemory, result: BotResult, strategy: str
     sent = ""
     view: Json | None = None
     async for raw in ws:
-        msg = json.loads(raw)
-        kind = msg.get("type")
-        if kind == "event":
-            seq = int(msg["seq"])
-            if last_event is not None and seq <= last_event:
-                continue
-            last_event = seq
-            event = msg["event"]
-            result.events.append(event)
-            memory.on_event(event)
-            if event.get("type") == "match_over":
-                result.match_over = event
-        elif kind == "view":
-            view = msg.get("view")
-            if view is not None:
-                memory.on_view(view)
-        elif kind == "ack" and msg.get("id") == pending:
-            pending = None
-        elif kind == "error" and msg.get("code") == "rate_limited" and msg.get("id") == pending:
-            await asyncio.sleep(1.0)  # the same id again: applied once even if it got through
-            await ws.send(sent)
-            continue
-        elif kind == "error":
-            result.errors.append(msg)
-            if msg.get("id") == pending:
+        for msg in _unpacked(json.loads(raw), view):
+            kind = msg.get("type")
+            if kind == "event":
+                seq = int(msg["seq"])
+                if last_event is not None and seq <= last_event:
+                    continue
+                last_event = seq
+                event = msg["event"]
+                result.events.append(event)
+                memory.on_event(event)
+                if event.get("type") == "match_over":
+                    result.match_over = event
+            elif kind == "view":
+                view = msg.get("view")
+                if view is not None:
+                    memory.on_view(view)
+            elif kind == "ack" and msg.get("id") == pending:
                 pending = None
-                memory.forget_window()  # a refused claim must not be retried forever
-            if len(result.errors) > 20:
-                raise BotError(f"too many refused actions; last: {msg}")
-        if result.match_over is not None and kind == "view":
-            return last_event
-        ready = pending is None and view is not None and view.get("phase") != "over"
-        if ready and kind in ("view", "error", "ack"):
-            assert view is not None
-            action = choose(view, memory, strategy, rng)
-            if action is not None:
-                # Pace the frames: the server answers more than its per-connection rate with errors.
-                await asyncio.sleep(max(delay, MIN_INTERVAL))
-                pending = f"s{memory.seat}-e{last_event}-n{result.actions_sent}"
-                result.actions_sent += 1
-                sent = json.dumps({"type": "action", "id": pending, "action": action})
+            elif kind == "error" and msg.get("code") == "rate_limited" and msg.get("id") == pending:
+                await asyncio.sleep(1.0)  # the same id again: applied once even if it got through
                 await ws.send(sent)
+                continue
+            elif kind == "error":
+                result.errors.append(msg)
+                if msg.get("id") == pending:
+                    pending = None
+                    memory.forget_window()  # a refused claim must not be retried forever
+                if len(result.errors) > 20:
+                    raise BotError(f"too many refused actions; last: {msg}")
+            if result.match_over is not None and kind == "view":
+                return last_event
+            ready = pending is None and view is not None and view.get("phase") != "over"
+            if ready and kind in ("view", "error", "ack"):
+                assert view is not None
+                action = choose(view, memory, strategy, rng)
+                if action is not None:
+                    # Pace the frames: the server answers more than its per-connection rate with errors.
+                    await asyncio.sleep(max(delay, MIN_INTERVAL))
+                    pending = f"s{memory.seat}-e{last_event}-n{result.actions_sent}"
+                    result.actions_sent += 1
+                    sent = json.dumps({"type": "action", "id": pending, "action": action})
+                    await ws.send(sent)
     return last_event
+
+
+def _unpacked(msg: Json, view: Json | None) -> list[Json]:
+    """One frame in the per-event form: an ``update`` becomes its ``event`` frames, a ``view``
+    with its patch applied to ``view`` (the last whole view), then its ``ack``; others as they are."""
+    if msg.get("type") != "update":
+        return [msg]
+    out: list[Json] = [{"type": "event", "seq": e["seq"], "event": e["event"]} for e in msg["events"]]
+    if msg.get("view") is not None and view is not None:
+        out.append({"type": "view", "seq": msg["seq"], "view": {**view, **msg["view"]}})
+    if msg.get("ack") is not None:
+        out.append({"type": "ack", "id": msg["ack"], "seq": msg["seq"]})
+    return out
 
 
 async def play(url: str, *, name: str = "Bot", strategy: str = "greedy", seat: int | None = None,

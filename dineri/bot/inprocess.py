@@ -29,6 +29,7 @@ from typing import Any
 
 from dineri.bot.strategy import STRATEGIES, SeatMemory, choose, seat_actions
 from dineri.players.levels import LEVELS, make_player
+from dineri.server.frames import view_of
 
 log = logging.getLogger("dineri.bot")
 NAME = "Bot {n} ({level})"  # n: the seat, from 1
@@ -209,8 +210,7 @@ class BotLauncher:
                     memory.on_event(event)
                 for event in (bundle.get("private") or {}).get(str(seat), []):
                     memory.on_event(event)  # this seat's one-time secrets (golf4's peek, G6)
-                views = bundle.get("views")
-                view = views.get(str(seat)) if views else None
+                view = view_of(bundle, seat)
                 seq = bundle.get("seq", seq)
                 if sess.status == "over" and view is None:
                     return

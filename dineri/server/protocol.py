@@ -211,14 +211,30 @@ class EventMsg(_Msg):
     event: dict[str, Any]
 
 
-class PrivateMsg(_Msg):
-    """Server, to one seat's sockets only: a one-time secret of the game (golf4's ``peek_cards``,
-    G6), sent live with the change that showed it (``seq``: that change's last event), after its
-    ``event`` frames and before its ``view``. Never stored, never resent (not on reconnect)."""
+class NumberedEvent(_Msg):
+    """One numbered table event inside an ``update`` (the ``event`` frame's fields)."""
 
-    type: Literal["private"] = "private"
-    seq: int
+    seq: int = Field(ge=1)
     event: dict[str, Any]
+
+
+class UpdateMsg(_Msg):
+    """Server: what one committed change brought this receiver (issue 8, item 4), instead of
+    event frames, a whole view and an ack: the change's numbered ``events``, ``view`` (a shallow
+    patch of the receiver's view: the keys whose values changed, each with its whole new value;
+    a seat's own private keys only when they changed), ``private`` (a seat's one-time secrets,
+    golf4's ``peek_cards``, G6: live only, never stored or resent), ``table`` (only when the
+    table info changed) and ``ack`` (the sender's action id). ``seq`` is the table's last event
+    number after the change. Absent fields did not change; an update without ``view`` leaves
+    the view as it was (chat, presence; or a whole ``view`` frame follows: resync)."""
+
+    type: Literal["update"] = "update"
+    seq: int
+    events: list[NumberedEvent] = Field(description="the change's events, oldest first")
+    view: dict[str, Any] | None = Field(default=None, description="patch: changed keys only")
+    private: list[dict[str, Any]] | None = Field(default=None, description="one-time secrets, this seat only")
+    table: TableInfo | None = None
+    ack: str | None = Field(default=None, description="the sender's action id, accepted and stored")
 
 
 class AckMsg(_Msg):
@@ -260,7 +276,7 @@ class PongMsg(_Msg):
 
 
 ServerMsg = Annotated[
-    WelcomeMsg | ViewMsg | EventMsg | PrivateMsg | AckMsg | ErrorMsg | TableMsg | LobbyMsg | PongMsg,
+    WelcomeMsg | ViewMsg | EventMsg | UpdateMsg | AckMsg | ErrorMsg | TableMsg | LobbyMsg | PongMsg,
     Field(discriminator="type"),
 ]
 
@@ -318,7 +334,7 @@ CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "hello": HelloMsg, "action": ActionMsg, "chat": ChatMsg, "ping": PingMsg,
 }
 SERVER_MODELS: dict[str, type[BaseModel]] = {
-    "welcome": WelcomeMsg, "view": ViewMsg, "event": EventMsg, "private": PrivateMsg, "ack": AckMsg,
+    "welcome": WelcomeMsg, "view": ViewMsg, "event": EventMsg, "update": UpdateMsg, "ack": AckMsg,
     "error": ErrorMsg, "table": TableMsg, "lobby": LobbyMsg, "pong": PongMsg,
 }
 

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketState
 
 from dineri.server.auth import COOKIE
 from dineri.server.deps import Services, authenticate_sync, token_from
+from dineri.server.frames import Receiver, dumps, frames_for
 from dineri.server.protocol import (
     ActionMsg,
     ChatMsg,
@@ -36,10 +37,6 @@ from dineri.server.session import TableSession
 
 log = logging.getLogger("dineri.ws")
 router = APIRouter()
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 def origin_allowed(ws: WebSocket, allowed: list[str]) -> bool:
@@ -70,7 +67,7 @@ class Connection:
         if self.dropped:
             return
         try:
-            self.queue.put_nowait(frame if isinstance(frame, str) else _dumps(frame))
+            self.queue.put_nowait(frame if isinstance(frame, str) else dumps(frame))
         except asyncio.QueueFull:
             self.drop()
 
@@ -229,7 +226,7 @@ class TableClient:
         self.player_id = player_id
         self.services = services
         self.live = False  # set after the hello's catch-up: then bundles flow
-        self.sent_seq = 0
+        self.rx = Receiver()  # what this socket has been sent (view position, last event)
         self.present_seat: int | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         # Bundles that arrive while a hello reads the table, or while a gap in the event numbers
@@ -248,7 +245,8 @@ class TableClient:
         return self.sess.seat_of(self.player_id)
 
     def on_bundle(self, bundle: dict[str, Any]) -> None:
-        """Fan-out callback: queue the bundle's events, this audience's view, and the ack if ours.
+        """Fan-out callback: queue this socket's frames of the bundle (an ``update``, or events
+        then a whole ``view`` when its view is not where the bundle's patch starts).
 
         Event numbers never skip: a bundle that arrives before the hello's catch-up is done is
         held and delivered after it; a bundle whose first event is beyond the next number (one
@@ -264,7 +262,7 @@ class TableClient:
             self._hold(bundle)
             return
         events = bundle.get("events", [])
-        if events and events[0][0] > self.sent_seq + 1:
+        if events and events[0][0] > self.rx.sent_seq + 1:
             self._filling = True
             self._hold(bundle)
             task = asyncio.get_running_loop().create_task(self._fill())
@@ -289,9 +287,9 @@ class TableClient:
                 return
 
     async def _fill(self) -> None:
-        """Send the stored events after :attr:`sent_seq` (a gap), then the held bundles."""
+        """Send the stored events after :attr:`rx.sent_seq` (a gap), then the held bundles."""
         try:
-            missed = await self.sess.events_after(self.sent_seq)
+            missed = await self.sess.events_after(self.rx.sent_seq)
         except Exception:
             log.exception("filling an event gap failed", extra={"table": self.sess.id})
             self.conn.drop()  # the client resyncs with hello
@@ -300,39 +298,21 @@ class TableClient:
             self._filling = False
             return
         for seq, event in missed:
-            if seq > self.sent_seq:
+            if seq > self.rx.sent_seq:
                 self.conn.send({"type": "event", "seq": seq, "event": event})
-                self.sent_seq = seq
+                self.rx.sent_seq = seq
         self._filling = False
         self._release()
 
     def _deliver(self, bundle: dict[str, Any], seat: int | None) -> None:
-        events = bundle.get("events", [])
-        # This socket gets the change live only if it has not had its events yet (a hello's
-        # catch-up, or a duplicate delivery, already covered it): only then its private part.
-        live = bool(events) and events[-1][0] > self.sent_seq
-        for seq, event in events:
-            if seq > self.sent_seq:
-                self.conn.send({"type": "event", "seq": seq, "event": event})
-                self.sent_seq = seq
         if seat != self.present_seat:  # took or left a seat while connected: presence follows
             old, self.present_seat = self.present_seat, seat
             task = asyncio.get_running_loop().create_task(self._moved(old, seat))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        if seat is not None and live:  # one-time secrets of this seat (golf4's peek, G6)
-            for event in (bundle.get("private") or {}).get(str(seat), []):
-                self.conn.send({"type": "private", "seq": bundle["seq"], "event": event})
-        if "views" in bundle:
-            if bundle["seq"] >= self.sent_seq:  # else older than what this client has (late delivery)
-                view = bundle["spectator"] if seat is None else bundle["views"][str(seat)]
-                self.conn.send({"type": "view", "seq": bundle["seq"], "seat": seat, "view": view,
-                                "table": bundle["table"]})
-        elif bundle.get("table_changed", True):
-            self.conn.send({"type": "table", "table": bundle["table"]})
-        ack = bundle.get("ack")
-        if ack and ack.get("conn") == self.conn.id:
-            self.conn.send({"type": "ack", "id": ack["id"], "seq": ack["seq"]})
+        # Encoded once per audience and shared by every socket of it (frames.frames_for).
+        for text in frames_for(bundle, self.rx, seat, self.conn.id):
+            self.conn.send(text)
 
     async def hello(self, msg: HelloMsg) -> None:
         """Welcome, the missed events (when they can be resumed) and the full view."""
@@ -354,7 +334,7 @@ class TableClient:
                 self.conn.send({"type": "event", "seq": seq, "event": event})
             self.conn.send({"type": "view", "seq": last, "seat": seat, "view": sess.view_for(seat),
                             "table": sess.info()})
-            self.sent_seq = last
+            self.rx = Receiver(seat=seat, view_at=sess.frames.position(), sent_seq=last)
             self.live = True
             if not self._filling:
                 self._release()

@@ -7,31 +7,35 @@ gets it: the peek is never shown again on a reconnect."""
 from __future__ import annotations
 
 import asyncio
+import json
 from types import SimpleNamespace
 from typing import Any
 
+from dineri.server.frames import Receiver
 from dineri.server.ws import TableClient
 
 PEEK = {"type": "peek_cards", "slots": {"2": "7H", "3": "KS"}}
 
 
 class Conn:
-    """A socket's send queue, kept."""
+    """A socket's send queue, kept (frames are the encoded JSON texts)."""
 
     id = "c1"
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
 
-    def send(self, frame: dict[str, Any]) -> None:
-        self.sent.append(frame)
+    def send(self, frame: str) -> None:
+        self.sent.append(json.loads(frame))
 
 
 def _bundle(seq: int, seat: int) -> dict[str, Any]:
+    """A bundle as Frames.publish makes it (the view patched from position seq - 1 to seq)."""
     table = {"public": True, "seats": [{"seat": s, "player_id": f"p{s}"} for s in range(3)]}
     return {"seq": seq, "events": [(seq, {"type": "peek", "seat": seat, "auto": False})], "table": table,
-            "ack": None, "table_changed": True, "origin": "x",
-            "views": {str(s): {"seat": s} for s in range(3)}, "spectator": {}, "private": {str(seat): [PEEK]}}
+            "ack": None, "table_changed": True, "table_new": False, "origin": "x",
+            "public": {}, "seats": {str(s): {"seat": s} for s in range(3)}, "at": seq, "base": seq - 1,
+            "patch": {}, "private_changed": [], "private": {str(seat): [PEEK]}}
 
 
 def _client(player: str, sent_seq: int) -> tuple[TableClient, Conn]:
@@ -39,7 +43,9 @@ def _client(player: str, sent_seq: int) -> tuple[TableClient, Conn]:
     sess = SimpleNamespace(host_id="p0", id="t1")
     services = SimpleNamespace(settings=SimpleNamespace(send_queue_size=256))
     client = TableClient(sess, conn, player, services)  # type: ignore[arg-type]
-    client.live, client.sent_seq, client.present_seat = True, sent_seq, int(player[1:])
+    seat = int(player[1:])
+    client.live, client.present_seat = True, seat
+    client.rx = Receiver(seat=seat, view_at=sent_seq, sent_seq=sent_seq)
     return client, conn
 
 
@@ -47,13 +53,13 @@ def test_a_live_socket_of_the_seat_gets_its_private_event_once() -> None:
     async def run() -> None:
         client, conn = _client("p1", 4)
         client.on_bundle(_bundle(5, 1))
-        assert [f["type"] for f in conn.sent] == ["event", "private", "view"]
-        assert conn.sent[1] == {"type": "private", "seq": 5, "event": PEEK}
+        assert [f["type"] for f in conn.sent] == ["update"]
+        assert conn.sent[0]["private"] == [PEEK] and conn.sent[0]["seq"] == 5
         client.on_bundle(_bundle(5, 1))  # the same bundle again (a duplicate delivery)
-        assert [f["type"] for f in conn.sent].count("private") == 1
+        assert sum(1 for f in conn.sent if f.get("private")) == 1
         other, conn2 = _client("p2", 4)  # another seat: never
         other.on_bundle(_bundle(5, 1))
-        assert "private" not in [f["type"] for f in conn2.sent]
+        assert conn2.sent and not any("private" in f for f in conn2.sent)
     asyncio.run(run())
 
 
@@ -61,5 +67,5 @@ def test_a_socket_whose_hello_already_covered_the_change_never_gets_it() -> None
     async def run() -> None:
         client, conn = _client("p1", 5)  # its hello sent everything up to event 5
         client.on_bundle(_bundle(5, 1))  # the peek's bundle, delivered late
-        assert "private" not in [f["type"] for f in conn.sent]
+        assert not any("private" in f for f in conn.sent)
     asyncio.run(run())

@@ -139,13 +139,26 @@ class Api:
 
 
 class Client:
-    """A real WebSocket client of one table; keeps every frame it receives."""
+    """A real WebSocket client of one table; keeps every frame it receives.
+
+    ``wire``: the frames as they came, each validated against its protocol model
+    (``SERVER_MODELS``: no unknown type or key; a failure is raised by the next wait).
+    ``frames``: the same stream in the per-event form the tests read: an ``update`` is
+    expanded into its ``event`` frames, its ``private`` events, then the whole ``view`` it
+    leaves the client with (the patch applied to the last view, marked ``"patched": True``),
+    a ``table`` when it carried only the table, and its ``ack``.
+    """
 
     def __init__(self, server: Server, table_id: str, token: str | None = None) -> None:
         self.url = f"{server.ws_base}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
         self.ws: ClientConnection | None = None
         self.frames: list[dict[str, Any]] = []
+        self.wire: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        self.protocol_errors: list[str] = []
+        self.view: dict[str, Any] | None = None  # the view as the frames left it
+        self.seat: int | None = None
+        self.table: dict[str, Any] | None = None
         self._new = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self.closed = False
@@ -166,13 +179,53 @@ class Client:
             async for text in self.ws:
                 assert isinstance(text, str)
                 self.raw.append(text)
-                self.frames.append(json.loads(text))
+                doc = json.loads(text)
+                self.wire.append(doc)
+                self.frames.extend(self._expand(doc))
                 self._new.set()
         except Exception:
             pass
         finally:
             self.closed = True
             self._new.set()
+
+    def _expand(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
+        """Check one frame against its model and turn it into the per-event form."""
+        from pydantic import ValidationError
+
+        from dineri.server.protocol import SERVER_MODELS
+
+        kind = doc.get("type")
+        try:
+            SERVER_MODELS[str(kind)].model_validate(doc)
+        except (KeyError, ValidationError) as e:
+            self.protocol_errors.append(f"{doc!r}: {e}")
+        if kind == "welcome":
+            self.seat, self.table = doc["seat"], doc["table"]
+        elif kind == "table":
+            self.table = doc["table"]
+        elif kind == "view":
+            self.view = dict(doc["view"]) if doc["view"] is not None else None
+            self.seat, self.table = doc["seat"], doc["table"]
+        if kind != "update":
+            return [doc]
+        out: list[dict[str, Any]] = [{"type": "event", "seq": e["seq"], "event": e["event"]}
+                                     for e in doc["events"]]
+        out += [{"type": "private", "seq": doc["seq"], "event": e} for e in doc.get("private") or []]
+        if "table" in doc:
+            self.table = doc["table"]
+        if "view" in doc:
+            if self.view is None:
+                self.protocol_errors.append(f"a view patch before any view: {doc!r}")
+            else:
+                self.view.update(doc["view"])
+                out.append({"type": "view", "seq": doc["seq"], "seat": self.seat, "view": dict(self.view),
+                            "table": self.table, "patched": True})
+        elif "table" in doc:
+            out.append({"type": "table", "table": doc["table"]})
+        if "ack" in doc:
+            out.append({"type": "ack", "id": doc["ack"], "seq": doc["seq"]})
+        return out
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         assert self.ws is not None
@@ -183,6 +236,7 @@ class Client:
         deadline = time.monotonic() + timeout
         i = start
         while True:
+            assert not self.protocol_errors, self.protocol_errors[0]
             while i < len(self.frames):
                 if pred(self.frames[i]):
                     return self.frames[i]

@@ -5,6 +5,7 @@
  *   table(table)    the table info changed (seats, away flags, clock, rematch)
  *   events(list)    these events happened: [{seq, event, old}], old = history (log only)
  *   view(info)      here is the full view: {view (null before the start), seat, table, seq}
+ *                   (after an `update` frame too: net.js applies its patch to the last view)
  *   ack(id)         your action was accepted
  *   refused(id, code)  your action (id) or frame (id null) was refused; nothing changed
  *   closed(code)    the server refused this socket for good (4403 private, 4404 no table, ...)
@@ -115,6 +116,9 @@
     this.historyAsked = false;
     this.historyFrom = null; // ask once more from here, after the first view
     this.historyUpTo = null; // events up to here are history
+    this.view = null;        // the whole view as the frames left it (update frames patch it)
+    this.seat = null;
+    this.table = null;
     var path = D.config.endpoints.table_ws.replace("{id}", encodeURIComponent(tableId));
     this.socket = new LiveSocket(path, {
       onopen: function (sock) {
@@ -143,10 +147,15 @@
           this.historyAsked = true;
           this.historyFrom = Math.max(0, msg.last_event - HISTORY);
         }
+        this.seat = msg.seat;
+        this.table = msg.table;
         this.emit("welcome", { seat: msg.seat, table: msg.table, resume: !!msg.resume });
         break;
       case "view":
         this.lastSeq = msg.seq;
+        this.view = msg.view;
+        this.seat = msg.seat;
+        this.table = msg.table;
         this.emit("view", { view: msg.view, seat: msg.seat, table: msg.table, seq: msg.seq });
         if (this.historyFrom !== null) {
           this.socket.send({ type: "hello", last_event: this.historyFrom });
@@ -161,9 +170,8 @@
         if (!old) { this.lastSeq = msg.seq; }
         this.emit("events", [{ seq: msg.seq, event: msg.event, old: old }]);
         break;
-      case "private":
-        // A one-time secret for this seat alone (golf4's peek, G6): live, never history or resent.
-        this.emit("events", [{ seq: msg.seq, event: msg.event, old: false, private: true }]);
+      case "update":
+        this.onUpdate(msg);
         break;
       case "ack":
         delete this.pending[msg.id];
@@ -174,10 +182,42 @@
         this.emit("refused", msg.id || null, msg.code);
         break;
       case "table":
+        this.table = msg.table;
         this.emit("table", msg.table);
         break;
       default:
         break;
+    }
+  };
+  // One committed change (docs/protocol.md "update"): its events, this seat's one-time secrets,
+  // then the view patched (each key of msg.view replaces the old value), or the table alone,
+  // then the ack. A patch never comes before a whole view: the server resyncs with `view`.
+  TableNet.prototype.onUpdate = function (msg) {
+    var self = this, list = [];
+    msg.events.forEach(function (e) {
+      if (self.lastSeq !== null && e.seq <= self.lastSeq) { return; } // already shown
+      self.lastSeq = e.seq;
+      list.push({ seq: e.seq, event: e.event, old: false });
+    });
+    (msg["private"] || []).forEach(function (ev) {
+      // A one-time secret for this seat alone (golf4's peek, G6): live, never history or resent.
+      list.push({ seq: msg.seq, event: ev, old: false, "private": true });
+    });
+    if (list.length) { this.emit("events", list); }
+    if (msg.table) { this.table = msg.table; }
+    if (msg.view && this.view) {
+      var view = {};
+      Object.keys(this.view).forEach(function (k) { view[k] = self.view[k]; });
+      Object.keys(msg.view).forEach(function (k) { view[k] = msg.view[k]; });
+      this.view = view;
+      this.lastSeq = Math.max(this.lastSeq || 0, msg.seq);
+      this.emit("view", { view: view, seat: this.seat, table: this.table, seq: msg.seq });
+    } else if (msg.table) {
+      this.emit("table", msg.table);
+    }
+    if (msg.ack) {
+      delete this.pending[msg.ack];
+      this.emit("ack", msg.ack);
     }
   };
   TableNet.prototype.act = function (action) {
