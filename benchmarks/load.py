@@ -203,13 +203,13 @@ def postgres_schema(url: str) -> Iterator[str]:
         admin.dispose()
 
 
-def start_dineri(db_url: str, tmp: Path) -> Target:
+def start_dineri(db_url: str, tmp: Path, gc_tuning: bool = True) -> Target:
     """``dineri serve`` with the benchmark's settings (no guest limit, a frame rate no client
-    reaches, logs to a file)."""
+    reaches, logs to a file; ``gc_tuning`` false: ``DINERI_GC_TUNING=0``)."""
     port = free_port()
     env = {**os.environ, "DINERI_DATABASE_URL": db_url, "DINERI_GUESTS_PER_MINUTE": "0",
            "DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": "WARNING",
-           "DINERI_SECRET_KEY": secrets.token_hex(16)}
+           "DINERI_SECRET_KEY": secrets.token_hex(16), "DINERI_GC_TUNING": "1" if gc_tuning else "0"}
     log = tmp / "dineri.log"
     with open(log, "ab") as out:
         proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", "serve", "--port", str(port)],
@@ -582,12 +582,14 @@ def gc_report(log: Path | None) -> str | None:
     for line in log.read_text(errors="replace").splitlines():
         with contextlib.suppress(ValueError):
             doc = json.loads(line)
-            if isinstance(doc, dict) and doc.get("message") == "gc pauses":
+            if isinstance(doc, dict) and doc.get("msg") == "gc pauses":
                 found = doc
     if found is None:
         return None
-    return (f"server GC: {found.get('collections')} collections, pause max {found.get('max_ms')} ms, "
-            f"total {found.get('total_ms')} ms, {found.get('over_10ms')} over 10 ms")
+    return (f"server GC ({'tuned' if found.get('tuned') else 'CPython defaults'}): "
+            f"{found.get('collections')} collections {found.get('by_generation')} by generation, "
+            f"pause max {found.get('max_ms')} ms, total {found.get('total_ms')} ms, "
+            f"{found.get('over_10ms')} of 10 ms or more")
 
 
 def main() -> None:
@@ -600,6 +602,8 @@ def main() -> None:
     p.add_argument("--database-url", default=None,
                    help="PostgreSQL URL (a fresh schema is made and dropped); default SQLite in a temp dir")
     p.add_argument("--only", choices=("dineri", "bare"), default=None, help="run one server only")
+    p.add_argument("--no-gc-tuning", action="store_true",
+                   help="run Dineri with CPython's collector defaults (DINERI_GC_TUNING=0), to compare")
     p.add_argument("--serve-bare", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve_bare is not None:
@@ -615,7 +619,7 @@ def main() -> None:
         if args.only != "bare":
             db = (stack.enter_context(postgres_schema(args.database_url)) if args.database_url
                   else f"sqlite:///{tmp}/dineri.db")
-            t = start_dineri(db, Path(tmp))
+            t = start_dineri(db, Path(tmp), gc_tuning=not args.no_gc_tuning)
             try:
                 t0 = time.monotonic()
                 t.tables = asyncio.run(make_tables(t.base, args.tables))

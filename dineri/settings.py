@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     resume_window: int = Field(default=1000, ge=0, description="most missed events replayed on resume")
     log_level: str = "INFO"
+    gc_tuning: bool = Field(default=True, description="gc.freeze() after start-up and higher collector "
+                                                      "thresholds (issue 8 item 5; off: CPython's defaults)")
     # Accounts (issue 14, docs/accounts.md).
     logins_per_minute: int = Field(default=10, ge=0, description="sign-in attempts per address a minute")
     login_failures_per_account: int = Field(default=10, ge=0,

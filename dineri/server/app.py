@@ -21,7 +21,7 @@ from dineri.accounts.install import install as install_accounts
 from dineri.admin.routes import admin_router
 from dineri.bot.inprocess import BotLauncher
 from dineri.fanout import make_fanout
-from dineri.server import errors, routes_players, routes_tables, ws
+from dineri.server import errors, gcpause, routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
@@ -65,9 +65,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise
         await fanout.start()
         await services.tables.start()  # loading a table also restarts its computer players
+        pauses = gcpause.Pauses()
+        pauses.install()
+        if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
+            gcpause.tune()
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
                                  "fanout": "redis" if settings.redis_url else "local"})
         yield
+        pauses.remove()
+        log.warning("gc pauses", extra={**pauses.summary(), "tuned": settings.gc_tuning})
         await bots.stop()
         await services.tables.stop()
         await fanout.stop()
