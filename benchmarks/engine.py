@@ -16,7 +16,8 @@ Then the computer players' simulator (``dineri.players.chkobba``, issue 12; goal
 legal 2-seat rounds/s on one core): (c) the same random legal rounds (a new match on a random
 shuffle, a random cut, keep or table, redeal proposals and answers, then every play or claim
 drawn uniformly among the legal ones) in the simulator, after ``--sim-warmup`` untimed rounds
-(its capture memo warm, as in a running server); and (d) the search's playouts per second:
+(its capture memo warm, as in a running server: a search worker plays about a thousand playouts
+per move, so 100,000 rounds is its first few minutes; the memo's size is printed); and (d) the search's playouts per second:
 ISMCTS iterations (determinize, descend, roll out to the round's end, back up) from the first
 move of random deals.
 """
@@ -115,6 +116,7 @@ def bench_simulator(seats: int, rounds: int, seed: int, warmup: int) -> None:
     """Time ``rounds`` random legal rounds in the simulator (after ``warmup`` untimed ones), in
     pure Python and, when ``scripts/build_fast.py`` has built them, with the compiled playouts."""
     from dineri.players.chkobba import playout
+    from dineri.players.chkobba.captures import CAPTURES
     from dineri.players.chkobba.fast import compiled_playout
     from dineri.players.chkobba.sim import Sim
 
@@ -132,7 +134,8 @@ def bench_simulator(seats: int, rounds: int, seed: int, warmup: int) -> None:
         for _ in range(rounds):
             mod.random_round(Sim(seats, 31, 1, 0), rnd)
         dt = time.process_time() - t0
-        print(f"  random legal play: {rounds / dt:10.0f} rounds/s (CPU time, {label})")
+        print(f"  random legal play: {rounds / dt:10.0f} rounds/s (CPU time, {label}; "
+              f"{len(CAPTURES)} tables in the capture memo)")
     if fast is None:
         print("  (no compiled playouts: python scripts/build_fast.py builds them)")
 
@@ -168,7 +171,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--warmup", type=int, default=0, help="untimed rounds first (default 0: cold memos)")
     p.add_argument("--sim-rounds", type=int, default=20000)
-    p.add_argument("--sim-warmup", type=int, default=20000)
+    p.add_argument("--sim-warmup", type=int, default=100000)
     p.add_argument("--search-iterations", type=int, default=1500)
     p.add_argument("--search-positions", type=int, default=10)
     args = p.parse_args()

@@ -7,6 +7,9 @@ may take depends only on how many cards of each value lie there, the table's *ke
 rank of the played card, every legal capture as a tuple of table positions in *descending*
 order (so they can be popped one by one).
 
+An entry also holds, at ``10 + rank``, how many actions a card of that rank has there (its lay
+and its captures: ``1 + len(entry[rank])``), which the random playouts draw among.
+
 Two levels of memo: the whole entry per key (one lookup per play; bounded), built from per-rank
 parts that depend on far fewer table cards: a card of rank ``r`` takes either one of the cards of
 its rank (positions ``start .. start + count - 1``, where ``start`` counts the smaller cards), or
@@ -16,11 +19,23 @@ depends only on the counts of the ranks below ``r``.
 
 from __future__ import annotations
 
-Positions = tuple[int, ...]
-Entry = tuple[tuple[Positions, ...], ...]
+from typing import Any
 
-#: CAPTURES[key][rank]: the legal captures of a card of that rank, as descending positions.
-CAPTURES: dict[int, Entry] = {}
+Positions = tuple[int, ...]
+#: ``entry[rank]``: the captures (tuple of :data:`Positions`); ``entry[10 + rank]``: 1 + their count.
+Entry = tuple[Any, ...]
+
+
+class _Memo(dict[int, Entry]):
+    """The entries by key; a missing one is built (and kept while under the limit)."""
+
+    def __missing__(self, key: int) -> Entry:
+        return build(key)
+
+
+#: CAPTURES[key][rank]: the legal captures of a card of that rank, as descending positions;
+#: CAPTURES[key][10 + rank]: how many actions (lay included) such a card has (built on first use).
+CAPTURES: dict[int, Entry] = _Memo()
 _LIMIT = 1 << 19
 #: LOW[r]: the key bits of the ranks below r.
 LOW: tuple[int, ...] = tuple((1 << (3 * r)) - 1 for r in range(10))
@@ -80,7 +95,7 @@ def build(key: int) -> Entry:
         count = key >> (3 * r) & 7
         entry.append(SINGLES[start][count] if count else sum_captures(r, key & LOW[r]))
         start += count
-    result = tuple(entry)
+    result = (*entry, *(1 + len(e) for e in entry))
     if len(CAPTURES) < _LIMIT:
         CAPTURES[key] = result
     return result
@@ -88,5 +103,4 @@ def build(key: int) -> Entry:
 
 def captures(key: int) -> Entry:
     """:data:`CAPTURES` ``[key]``, built on first use."""
-    found = CAPTURES.get(key)
-    return found if found is not None else build(key)
+    return CAPTURES[key]

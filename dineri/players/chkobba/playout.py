@@ -12,9 +12,10 @@ capture worth most, sometimes a random legal action.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import islice
 
-from dineri.players.chkobba.captures import CAPTURES, build
+from dineri.players.chkobba.captures import CAPTURES
 from dineri.players.chkobba.cards import BIT, KEY, STAT
 from dineri.players.chkobba.sim import (
     ACCEPT,
@@ -33,34 +34,54 @@ from dineri.players.chkobba.sim import TABLE as TABLE_CHOICE
 Random = Callable[[], float]
 #: NEXT[n][seat]: the seat after ``seat`` at an ``n``-seat table (R4).
 NEXT = {2: (1, 0), 4: (1, 2, 3, 0)}
+#: COUNT_AT[card]: where a capture entry holds the count of that card's actions (10 + rank).
+COUNT_AT: tuple[int, ...] = tuple(10 + (c >> 2) for c in range(40))
 
 
 def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> None:
     """Play ``s`` (phase play, no vote pending, a card played or no redeal wanted) to the end of
     the round: uniform random legal actions. ``rnd`` is a ``random.random``; ``log``, when given,
-    receives each action int (the seat is always the one to play)."""
+    receives each action int (the seat is always the one to play).
+
+    One draw per action: ``rnd() * count`` over the seat's actions in :meth:`Sim.legal`'s order
+    (claims, then per hand card its lay and its captures), the counts read from the capture
+    memo's entry (``entry[10 + rank]``), so nothing is listed."""
     assert s.phase == PLAY
     hands, table, stats, chk = s.hands, s.table, s.stats, s.chkobbas
     n, pack, pos, turn, key, win, last = s.n, s.pack, s.pos, s.turn, s.key, s.window, s.last
+    end = len(pack)
     in_hands = s.in_hands
-    get = CAPTURES.get
+    memo = CAPTURES
     nxt = NEXT[n]
+    cnt = COUNT_AT
+    d = -1
     while True:
         hand = hands[turn]
-        entry = get(key) or build(key)
+        entry = memo[key]
+        size = len(hand)
+        # na, nb, total: the actions of the first card, of the first two, of the whole hand.
+        if size == 3:
+            a, b, d = hand
+            na = entry[cnt[a]]
+            nb = na + entry[cnt[b]]
+            total = nb + entry[cnt[d]]
+        elif size == 2:
+            a, b = hand
+            na = entry[cnt[a]]
+            nb = total = na + entry[cnt[b]]
+        else:
+            a = b = hand[0]
+            na = nb = total = entry[cnt[a]]
         if win >= 0:
-            # R20: the claims are more legal actions; drawn with the plays, uniformly.
-            kb = key - KEY[win]
-            claims = (get(kb) or build(kb))[win >> 2]
-            count = len(claims)
-            for c in hand:
-                count += 1 + len(entry[c >> 2])
-            k = int(rnd() * count)
-            win_at = table.index(win)
-            if k < len(claims):
+            # R20: the claims come first among the legal actions; drawn with the plays, uniformly.
+            claims = memo[key - KEY[win]][win >> 2]
+            nc = len(claims)
+            k = rnd() * (nc + total)
+            if k < nc:
                 # Positions are on the table before the lay: shift those at or past the laid card.
+                win_at = table.index(win)
                 taken = BIT[win]
-                for i in claims[k]:
+                for i in claims[int(k)]:
                     taken |= BIT[table[i + (i >= win_at)]]
                 if log is not None:
                     log.append(CLAIM | win | (taken ^ BIT[win]) << 6)
@@ -80,56 +101,33 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
                 if not table:
                     chk[side] += 1  # R23: a claim is never the round's last card
                 continue
-            k -= len(claims)
-            for c in hand:
-                options = entry[c >> 2]
-                if k <= len(options):
-                    break
-                k -= 1 + len(options)
-            hand.remove(c)
-        elif len(hand) == 3:
-            # Unrolled: a hand holds at most 3 cards (R9, R11).
-            a, b, d = hand
-            oa, ob, od = entry[a >> 2], entry[b >> 2], entry[d >> 2]
-            na = len(oa) + 1
-            nb = na + len(ob) + 1
-            k = int(rnd() * (nb + len(od) + 1))
-            if k < na:
-                c, options = a, oa
-                del hand[0]
-            elif k < nb:
-                c, options, k = b, ob, k - na
-                del hand[1]
-            else:
-                c, options, k = d, od, k - nb
-                del hand[2]
-        elif len(hand) == 2:
-            a, b = hand
-            oa, ob = entry[a >> 2], entry[b >> 2]
-            na = len(oa) + 1
-            k = int(rnd() * (na + len(ob) + 1))
-            if k < na:
-                c, options = a, oa
-                del hand[0]
-            else:
-                c, options, k = b, ob, k - na
-                del hand[1]
+            k -= nc
         else:
-            c = hand.pop()
-            options = entry[c >> 2]
-            k = int(rnd() * (len(options) + 1))
+            k = rnd() * total
+        # k in [0, total): the card, then k in [0, its actions): 0 lays it, j >= 1 its j-th capture.
+        if k < na:
+            c = a
+            del hand[0]
+        elif k < nb:
+            c = b
+            k -= na
+            del hand[1]
+        else:
+            c = d
+            k -= nb
+            del hand[2]
         in_hands -= 1
-        if k:
+        if k >= 1:
             side = turn & 1
             st = STAT[c]
             if log is None:
-                for i in options[k - 1]:  # positions, descending
+                for i in entry[c >> 2][int(k) - 1]:  # positions, descending
                     x = table.pop(i)
                     st += STAT[x]
                     key -= KEY[x]
             else:
                 taken = 0
-                for i in options[k - 1]:
+                for i in entry[c >> 2][int(k) - 1]:
                     x = table.pop(i)
                     st += STAT[x]
                     key -= KEY[x]
@@ -138,17 +136,17 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
             stats[side] += st
             last = side
             win = -1
-            if not table and (in_hands or pos < len(pack)):
+            if not table and (in_hands or pos < end):
                 chk[side] += 1  # R23, R24
         else:
             if log is not None:
                 log.append(c)
-            win = c if options else -1  # R19
+            win = c if entry[c >> 2] else -1  # R19
             insort(table, c)
             key += KEY[c]
         turn = nxt[turn]
         if not in_hands:
-            if pos == len(pack):
+            if pos == end:
                 break
             cutter = (s.dealer + 1) % n
             for i in range(n):
@@ -161,10 +159,15 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
     s.end_round()
 
 
-def shuffled(rnd: Random, cards: list[int]) -> list[int]:
-    """A uniformly random order of ``cards`` (sorting by independent random keys; a tie has
+#: The simulator's 40 cards, in order.
+CARDS: tuple[int, ...] = tuple(range(40))
+
+
+def shuffled(rnd: Random, cards: Sequence[int] = CARDS) -> list[int]:
+    """A uniformly random order of ``cards`` (at most 40; sorting by independent random keys,
+    drawn in C by ``islice(iter(rnd, 2.0), 40)``: ``rnd`` never returns 2.0; a tie has
     probability below 2**-40): several times cheaper than ``random.shuffle``."""
-    keys = [rnd() for _ in range(40)]
+    keys = list(islice(iter(rnd, 2.0), 40))
     return sorted(cards, key=keys.__getitem__)
 
 
@@ -177,7 +180,7 @@ def random_round(s: Sim, rnd: Random) -> None:
     while len(s.results) == rounds:
         phase = s.phase
         if phase == SHUFFLE:
-            s.add_deck(shuffled(rnd, list(range(40))))
+            s.add_deck(shuffled(rnd))
         elif phase == CUT_PHASE:
             s.cut(int(rnd() * 40))
         elif phase == CHOICE:
@@ -210,14 +213,14 @@ def greedy_round_plays(s: Sim, rnd: Random, eps: float = 0.1, log: list[int] | N
     n, pack, pos, turn, key, win, last = s.n, s.pack, s.pos, s.turn, s.key, s.window, s.last
     table = s.table
     in_hands = s.in_hands
-    get = CAPTURES.get
+    memo = CAPTURES
     nxt = NEXT[n]
     W = WEIGHT
     while True:
         hand = hands[turn]
         if win >= 0:
             kb = key - KEY[win]
-            claims = (get(kb) or build(kb))[win >> 2]
+            claims = memo[kb][win >> 2]
             win_at = table.index(win)
             best_w, best_o = -1.0, claims[0]
             for o in claims:
@@ -246,7 +249,7 @@ def greedy_round_plays(s: Sim, rnd: Random, eps: float = 0.1, log: list[int] | N
             win = -1
             if not table:
                 chk[side] += 1
-        entry = get(key) or build(key)
+        entry = memo[key]
         options: tuple[tuple[int, ...], ...] = ()
         option: tuple[int, ...] | None = None
         if eps and rnd() < eps:

@@ -40,6 +40,8 @@ KEEP, TABLE, PROPOSE, ACCEPT, REFUSE = -1, -2, -3, -4, -5
 CUT = -100  # CUT - k: cut at k (0-39)
 CLAIM = 1 << 50
 CARD_MASK = 63
+_COUNT_LOW = sum(1 << (3 * r) for r in range(10))  # the low bit of each rank's count in a key
+_COUNT_HIGH = _COUNT_LOW << 2
 
 
 def _more(a: int, b: int) -> int:
@@ -204,7 +206,8 @@ class Sim:
         if self.started or not self.first_deal or self.phase != PLAY:
             return False
         key = self.key
-        return any((key >> (3 * r) & 7) >= 3 for r in range(10))
+        # A 3-bit count is 3 or 4 when its high bit is set or its two low bits both are.
+        return bool(key & _COUNT_HIGH or key & (key >> 1) & _COUNT_LOW)
 
     # --- legal actions -----------------------------------------------------------------------------
 
