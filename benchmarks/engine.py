@@ -17,7 +17,8 @@ legal 2-seat rounds/s on one core): (c) the same random legal rounds (a new matc
 shuffle, a random cut, keep or table, redeal proposals and answers, then every play or claim
 drawn uniformly among the legal ones) in the simulator, after ``--sim-warmup`` untimed rounds
 (its capture memo warm, as in a running server: a search worker plays about a thousand playouts
-per move, so 100,000 rounds is its first few minutes; the memo's size is printed); and (d) the search's playouts per second:
+per move, so 100,000 rounds is its first few minutes; the memo's size is printed); and
+(d) the search's playouts per second:
 ISMCTS iterations (determinize, descend, roll out to the round's end, back up) from the first
 move of random deals.
 """

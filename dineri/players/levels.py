@@ -32,8 +32,23 @@ class SearchBudget:
 
 
 BUDGETS = {
-    "medium": SearchBudget(iterations=250, seconds=0.3),
-    "hard": SearchBudget(iterations=1200, seconds=0.5),
+    "medium": SearchBudget(iterations=250, seconds=0.15),
+    # The cap keeps the slowest move (a deal's first, 8 cards to search) far under 1 s on a busy
+    # core; on an idle one the iterations run out first (about 0.1 s a move).
+    "hard": SearchBudget(iterations=1500, seconds=0.25),
+}
+
+#: The search levels of golf4 and Seven Diamonds (``players/golf4_search.py``,
+#: ``players/seven_diamonds_search.py``); their other names are the basic players'.
+GAME_BUDGETS = {
+    "golf4": {
+        "medium": SearchBudget(iterations=200, seconds=0.15),
+        "hard": SearchBudget(iterations=800, seconds=0.25),
+    },
+    "seven_diamonds": {
+        "medium": SearchBudget(iterations=200, seconds=0.15),
+        "hard": SearchBudget(iterations=800, seconds=0.25),
+    },
 }
 
 
@@ -44,10 +59,22 @@ def make_player(name: str, seed: int | None = None, *, timed: bool = True, game:
     Raises ``ValueError`` for an unknown name or game.
     """
     if game == "golf4":
+        if name in GAME_BUDGETS["golf4"]:
+            from dineri.players.golf4_search import Golf4SearchPlayer
+
+            b = GAME_BUDGETS["golf4"][name]
+            return Golf4SearchPlayer(name, iterations=b.iterations, seconds=b.seconds if timed else None,
+                                     seed=seed)
         from dineri.players.golf4_basic import make_player as golf4_player
 
         return golf4_player(name, seed)
     if game == "seven_diamonds":
+        if name in GAME_BUDGETS["seven_diamonds"]:
+            from dineri.players.seven_diamonds_search import SevenDiamondsSearchPlayer
+
+            b = GAME_BUDGETS["seven_diamonds"][name]
+            return SevenDiamondsSearchPlayer(name, iterations=b.iterations,
+                                             seconds=b.seconds if timed else None, seed=seed)
         from dineri.players.seven_diamonds_basic import make_player as seven_diamonds_player
 
         return seven_diamonds_player(name, seed)
