@@ -141,6 +141,33 @@ def bench_simulator(seats: int, rounds: int, seed: int, warmup: int) -> None:
         print("  (no compiled playouts: python scripts/build_fast.py builds them)")
 
 
+def bench_ratio(reps: int, seed: int) -> None:
+    """The simulator's speed over the engine's on 2-seat random legal rounds, interleaved in short
+    turns (CPU time) so that both see the same machine: on a shared, loaded machine this ratio
+    times the engine's quiet figure (README) estimates the simulator's quiet figure."""
+    from dineri.players.chkobba import playout
+    from dineri.players.chkobba.sim import Sim
+
+    rng = random.Random(seed)
+    rnd = rng.random
+    engine_t = sim_t = 0.0
+    engine_n = sim_n = 0
+    for _ in range(reps):
+        t0 = time.process_time()
+        for _ in range(100):
+            random_round(2, rng)
+        engine_t += time.process_time() - t0
+        engine_n += 100
+        t0 = time.process_time()
+        for _ in range(1000):
+            playout.random_round(Sim(2, 31, 1, 0), rnd)
+        sim_t += time.process_time() - t0
+        sim_n += 1000
+    e, s = engine_n / engine_t, sim_n / sim_t
+    print(f"interleaved, 2 seats: engine {e:.0f} rounds/s, simulator {s:.0f} rounds/s (pure Python): "
+          f"simulator / engine = {s / e:.2f}")
+
+
 def bench_search(iterations: int, positions: int, seed: int) -> None:
     """ISMCTS iterations per second from the first move of ``positions`` random 2-seat deals."""
     from dineri.engine import seat_view
@@ -173,6 +200,7 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=0, help="untimed rounds first (default 0: cold memos)")
     p.add_argument("--sim-rounds", type=int, default=20000)
     p.add_argument("--sim-warmup", type=int, default=100000)
+    p.add_argument("--ratio-reps", type=int, default=20, help="turns of the interleaved comparison")
     p.add_argument("--search-iterations", type=int, default=1500)
     p.add_argument("--search-positions", type=int, default=10)
     args = p.parse_args()
@@ -180,6 +208,7 @@ def main() -> None:
         bench(seats, args.rounds, args.seed, args.warmup)
     for seats in (2, 4):
         bench_simulator(seats, args.sim_rounds, args.seed, args.sim_warmup)
+    bench_ratio(args.ratio_reps, args.seed)
     bench_search(args.search_iterations, args.search_positions, args.seed)
 
 

@@ -12,7 +12,7 @@ slots and the stock, keeping their counts (after a reshuffle the stock is drawn 
 cards reshuffled into it). Nothing else enters a world, so no hidden card can reach the search.
 
 A :class:`Golf4World` plays the round to its end (G10, G13, G14). The search decides the seat's
-current move (one level of tree, UCB1 over the actions legal in every world); what follows, for
+current move (one level of tree); what follows, for
 every seat, is the basic policy played from that seat's own knowledge in the world (its known
 slots exact, the others counted at the mean unseen value): knock when its estimate is low enough
 for the lap (G10), take a low discard that beats its worst slot (G9), else draw and keep the card
@@ -24,6 +24,7 @@ lone lowest total, 0.5 shared, else 0 (G15); before it ``0.5 + (lowest other rou
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -292,6 +293,9 @@ class Golf4Model:
         return Golf4World(self.knowledge, rnd)
 
 
+PAIRED = False
+
+
 class Golf4SearchPlayer:
     """ISMCTS for golf4 (``medium``, ``hard``): the peek (always look, G6) and anything the search
     cannot read (events that miss the round's deal) by the basic player, every turn decision by the
@@ -299,8 +303,9 @@ class Golf4SearchPlayer:
     drew (G8), which no later view or event names."""
 
     def __init__(self, name: str, *, iterations: int, seconds: float | None = None, seed: int | None = None,
-                 exploration: float = 0.2) -> None:
+                 exploration: float = 0.7, paired: bool = True) -> None:
         self.name = name
+        self.paired = paired
         self.iterations, self.seconds, self.exploration = iterations, seconds, exploration
         self.rng = random.Random(seed)
         self.basic = BasicPlayer(name, self.rng.getrandbits(32))
@@ -320,12 +325,35 @@ class Golf4SearchPlayer:
             knowledge = Golf4Knowledge(view, events, self.basic.drawn)
         except (PlayerError, KeyError, ValueError, TypeError):
             return basic
-        result = search(Golf4Model(knowledge), iterations=self.iterations, seconds=self.seconds,
-                        seed=self.rng.getrandbits(32), exploration=self.exploration)
-        self.last_iterations = result.iterations
-        chosen: Any = result.action
+        chosen: Any = self._paired(Golf4Model(knowledge)) if self.paired else search(
+            Golf4Model(knowledge), iterations=self.iterations, seconds=self.seconds,
+            seed=self.rng.getrandbits(32), exploration=self.exploration).action
         wanted = ACTION_JSON[chosen]
         for a in plain:
             if a == wanted:
                 return dict(a)
         return basic
+
+    def _paired(self, model: Golf4Model) -> int:
+        """The one-level search with paired worlds: each determinization (a seed) is drawn once per
+        root action and every root action is played out in it (common random numbers), so the
+        actions are compared on the same hidden cards; the best mean reward wins. ``iterations``
+        counts playouts; ``seconds`` caps the wall time."""
+        seat = model.knowledge.seat
+        first = model.determinize(random.Random(0))
+        actions = first.legal()
+        totals = dict.fromkeys(actions, 0.0)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done + len(actions) <= self.iterations:
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            seed = self.rng.getrandbits(32)
+            for a in actions:
+                w = model.determinize(random.Random(seed))
+                w.step(a)
+                w.rollout(self.rng)
+                totals[a] += w.rewards()[seat]
+            done += len(actions)
+        self.last_iterations = done
+        return max(actions, key=lambda a: totals[a])

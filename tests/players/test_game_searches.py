@@ -100,7 +100,8 @@ def test_golf4_search_plays_whole_matches_from_its_view() -> None:
 def test_seven_diamonds_search_plays_a_whole_match_from_its_view() -> None:
     players = [_Checked(make_player("medium", s, timed=False, game="seven_diamonds"), "seven_diamonds")
                if s % 2 == 0 else make_player("basic", s, game="seven_diamonds") for s in range(4)]
-    match, _ = play_match("seven_diamonds", {"seats": 4, "target": 500}, players, 1, _decks("seven_diamonds", 2))
+    match, _ = play_match("seven_diamonds", {"seats": 4, "target": 500}, players, 1,
+                          _decks("seven_diamonds", 2))
     assert match.over and sum(p.searched for p in players if isinstance(p, _Checked)) > 20
 
 

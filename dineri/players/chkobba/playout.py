@@ -15,7 +15,7 @@ from bisect import insort
 from collections.abc import Callable, Sequence
 from itertools import islice
 
-from dineri.players.chkobba.captures import CAPTURES
+from dineri.players.chkobba.captures import CAPTURES, build
 from dineri.players.chkobba.cards import BIT, KEY, STAT
 from dineri.players.chkobba.sim import (
     ACCEPT,
@@ -51,13 +51,13 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
     n, pack, pos, turn, key, win, last = s.n, s.pack, s.pos, s.turn, s.key, s.window, s.last
     end = len(pack)
     in_hands = s.in_hands
-    memo = CAPTURES
+    get = CAPTURES.get
     nxt = NEXT[n]
     cnt = COUNT_AT
     d = -1
     while True:
         hand = hands[turn]
-        entry = memo[key]
+        entry = get(key) or build(key)
         size = len(hand)
         # na, nb, total: the actions of the first card, of the first two, of the whole hand.
         if size == 3:
@@ -74,7 +74,8 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
             na = nb = total = entry[cnt[a]]
         if win >= 0:
             # R20: the claims come first among the legal actions; drawn with the plays, uniformly.
-            claims = memo[key - KEY[win]][win >> 2]
+            kb = key - KEY[win]
+            claims = (get(kb) or build(kb))[win >> 2]
             nc = len(claims)
             k = rnd() * (nc + total)
             if k < nc:
@@ -105,15 +106,16 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
         else:
             k = rnd() * total
         # k in [0, total): the card, then k in [0, its actions): 0 lays it, j >= 1 its j-th capture.
+        # m: the chosen card's actions (m > 1: it could capture, so laying it opens a window, R19).
         if k < na:
-            c = a
+            c, m = a, na
             del hand[0]
         elif k < nb:
-            c = b
+            c, m = b, nb - na
             k -= na
             del hand[1]
         else:
-            c = d
+            c, m = d, total - nb
             k -= nb
             del hand[2]
         in_hands -= 1
@@ -141,7 +143,7 @@ def random_round_plays(s: Sim, rnd: Random, log: list[int] | None = None) -> Non
         else:
             if log is not None:
                 log.append(c)
-            win = c if entry[c >> 2] else -1  # R19
+            win = c if m > 1 else -1  # R19
             insort(table, c)
             key += KEY[c]
         turn = nxt[turn]
@@ -213,14 +215,14 @@ def greedy_round_plays(s: Sim, rnd: Random, eps: float = 0.1, log: list[int] | N
     n, pack, pos, turn, key, win, last = s.n, s.pack, s.pos, s.turn, s.key, s.window, s.last
     table = s.table
     in_hands = s.in_hands
-    memo = CAPTURES
+    get = CAPTURES.get
     nxt = NEXT[n]
     W = WEIGHT
     while True:
         hand = hands[turn]
         if win >= 0:
             kb = key - KEY[win]
-            claims = memo[kb][win >> 2]
+            claims = (get(kb) or build(kb))[win >> 2]
             win_at = table.index(win)
             best_w, best_o = -1.0, claims[0]
             for o in claims:
@@ -249,7 +251,7 @@ def greedy_round_plays(s: Sim, rnd: Random, eps: float = 0.1, log: list[int] | N
             win = -1
             if not table:
                 chk[side] += 1
-        entry = memo[key]
+        entry = get(key) or build(key)
         options: tuple[tuple[int, ...], ...] = ()
         option: tuple[int, ...] | None = None
         if eps and rnd() < eps:

@@ -51,19 +51,21 @@ def _more(a: int, b: int) -> int:
 
 def score(stats: list[int], chkobbas: list[int]) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
     """Round points from the two sides' counters (R26, R27): the category winners
-    (karta, dinari, barmila, sabaa; -1 for baji) and each side's points, chkobbas included."""
+    (karta, dinari, barmila, sabaa; -1 for baji: a tie gives it to nobody) and each side's points,
+    chkobbas included."""
     s0, s1 = stats
-    karta = _more(s0 & 255, s1 & 255)
-    dinari = _more(s0 >> DINARI_SHIFT & 255, s1 >> DINARI_SHIFT & 255)
-    barmila = _more(s0 >> SEVENS_SHIFT & 255, s1 >> SEVENS_SHIFT & 255)
-    if barmila < 0:
-        barmila = _more(s0 >> SIXES_SHIFT & 255, s1 >> SIXES_SHIFT & 255)
+    a, b = s0 & 255, s1 & 255
+    karta = 0 if a > b else 1 if b > a else -1
+    a, b = s0 >> DINARI_SHIFT & 255, s1 >> DINARI_SHIFT & 255
+    dinari = 0 if a > b else 1 if b > a else -1
+    a, b = s0 >> SEVENS_SHIFT & 255, s1 >> SEVENS_SHIFT & 255
+    if a == b:
+        a, b = s0 >> SIXES_SHIFT & 255, s1 >> SIXES_SHIFT & 255
+    barmila = 0 if a > b else 1 if b > a else -1
     sabaa = 0 if s0 >> SABAA_SHIFT & 1 else 1 if s1 >> SABAA_SHIFT & 1 else -1
-    p = [chkobbas[0], chkobbas[1]]
-    for w in (karta, dinari, barmila, sabaa):
-        if w >= 0:
-            p[w] += 1
-    return (karta, dinari, barmila, sabaa), (p[0], p[1])
+    p0 = chkobbas[0] + (karta == 0) + (dinari == 0) + (barmila == 0) + (sabaa == 0)
+    p1 = chkobbas[1] + (karta == 1) + (dinari == 1) + (barmila == 1) + (sabaa == 1)
+    return (karta, dinari, barmila, sabaa), (p0, p1)
 
 
 class Sim:
