@@ -173,7 +173,6 @@ def test_make_player_maps_every_level_name() -> None:
 
 def test_the_levels_give_seven_diamonds_players() -> None:
     from dineri.players.levels import make_player
-
     from dineri.players.seven_diamonds_search import SevenDiamondsSearchPlayer
 
     player = make_player("hard", 3, game="seven_diamonds")
