@@ -53,6 +53,10 @@ class Presence:
         """Make an action for ``seat`` (implemented by the session)."""
         raise NotImplementedError
 
+    async def ensure_fresh(self) -> None:
+        """Re-read the table if another process changed it (implemented by the session)."""
+        raise NotImplementedError
+
     async def acted(self, seat: int) -> None:
         """``seat`` made an action itself (lock held): its run of clock moves ends, and a seat
         the clock had made away is back (issue 7, item 2)."""
@@ -139,6 +143,20 @@ class Presence:
             self.announced_away.add(seat)
             await self.post_event({"type": "player_away", "seat": seat})
             self._start_grace(seat)
+
+    async def resume_timers(self) -> None:
+        """Start again what must run for a playing table (another process that served its
+        players is gone): the grace of every human seat with no socket here and none running,
+        and the turn clock."""
+        async with self.lock:
+            await self.ensure_fresh()
+            if self.status != "playing" or self.match is None or self.match.over:
+                return
+            for seat, row in self.seat_rows.items():
+                if not row.is_bot and not self.connections.get(seat) and seat not in self._grace:
+                    self.away.add(seat)
+                    self._start_grace(seat)
+            self._arm_clock()
 
     def _grace_for_absent(self) -> None:
         """Start the grace period (silently) of every human seat with no connection here.

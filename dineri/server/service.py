@@ -78,6 +78,7 @@ class TableService:
         """Load every table with a match in progress (clocks and grace periods resume)."""
         self.writer.start()
         if self.presence is not None:
+            self.presence.on_peers_gone = self.take_over
             await self.presence.start()
         def ids(s: Session) -> list[str]:
             return [t.id for t in repo.tables_with_status(s, "playing")]
@@ -86,6 +87,23 @@ class TableService:
         ttl = self.settings.open_table_ttl
         every = min(SWEEP_EVERY, max(ttl / 4, 0.25)) if ttl > 0 else SWEEP_EVERY
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+
+    async def take_over(self, gone: set[str]) -> None:
+        """Other processes of the site are gone (their presence marks expired: SIGKILL, a lost
+        machine): serve every playing table here too, so their clocks and grace periods run
+        again (issue 9 item 1). A table not loaded here is loaded (grace for every seat without
+        a socket anywhere, the turn clock armed); a loaded one re-arms its timers. Where several
+        processes survive, each does this; a clock or grace move another one made first is
+        dropped (every write checks the stored event count)."""
+        log.info("processes gone: taking over their tables", extra={"gone": sorted(gone)})
+        def ids(s: Session) -> list[str]:
+            return [t.id for t in repo.tables_with_status(s, "playing")]
+        for table_id in await asyncio.to_thread(self._tx, ids):
+            sess = self.sessions.get(table_id)
+            if sess is None:
+                await self.session(table_id)
+            else:
+                await sess.resume_timers()
 
     async def stop(self) -> None:
         """Stop the sweeper and every session's timers."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis import asyncio as aioredis
@@ -68,8 +69,9 @@ class SharedCounters:
             self._redis = None
 
 
-ALIVE_SECONDS = 15  # a process that stopped refreshing its mark this long ago counts as gone
-ALIVE_EVERY = 5.0  # seconds between two refreshes of a process's mark
+ALIVE_SECONDS = 6  # a process that stopped refreshing its mark this long ago counts as gone
+ALIVE_EVERY = 2.0  # seconds between two refreshes of a process's mark (and looks at the others)
+PEERS_KEPT = 3600  # seconds a process that left stays listed among the site's processes
 
 
 class SharedPresence:
@@ -87,6 +89,9 @@ class SharedPresence:
         self.url, self.prefix, self.origin = url, prefix, origin
         self._redis: aioredis.Redis | None = None
         self._beat: Any = None
+        self._peers_alive: set[str] = set()  # other processes seen alive at the last beat
+        # Called (awaited) with the origins of processes that were alive and are gone now.
+        self.on_peers_gone: Callable[[set[str]], Awaitable[None]] | None = None
 
     def _client(self) -> aioredis.Redis:
         if self._redis is None:
@@ -99,11 +104,30 @@ class SharedPresence:
             while True:
                 with contextlib.suppress(Exception):  # Redis away for a moment: the next beat
                     await self._mark()
+                    gone = await self._look_at_peers()
+                    if gone and self.on_peers_gone is not None:
+                        await self.on_peers_gone(gone)
                 await asyncio.sleep(ALIVE_EVERY)
         self._beat = asyncio.get_running_loop().create_task(beat())
 
     async def _mark(self) -> None:
-        await self._client().set(f"{self.prefix}alive:{self.origin}", "1", ex=ALIVE_SECONDS)
+        r = self._client()
+        await r.set(f"{self.prefix}alive:{self.origin}", "1", ex=ALIVE_SECONDS)
+        now = (await r.time())[0]
+        await r.zadd(f"{self.prefix}procs", {self.origin: now})
+        await r.zremrangebyscore(f"{self.prefix}procs", "-inf", now - PEERS_KEPT)
+
+    async def _look_at_peers(self) -> set[str]:
+        """The other processes of the site that were alive at the last look and are gone now."""
+        r = self._client()
+        peers = [p.decode() if isinstance(p, bytes) else str(p)
+                 for p in await r.zrange(f"{self.prefix}procs", 0, -1)]
+        peers = [p for p in peers if p != self.origin]
+        marks = await r.mget([f"{self.prefix}alive:{p}" for p in peers]) if peers else []
+        alive = {p for p, m in zip(peers, marks, strict=True) if m is not None}
+        gone = self._peers_alive - alive
+        self._peers_alive = alive
+        return gone
 
     async def stop(self) -> None:
         """Stop the mark (a stopping process's sockets no longer count) and disconnect."""
