@@ -143,8 +143,9 @@ async def lobby(services: ServicesDep, response: Response,
 @router.get("/{table_id}", responses=responses(404, 422))
 async def get_table(table_id: str, services: ServicesDep, player: MaybePlayerDep,
                     code: str | None = None) -> dict[str, Any]:
-    """A table (a private one only with its code, or for its host and seated players)."""
-    sess = await _session(services, table_id)
+    """A table (a private one only with its code, or for its host and seated players). Read
+    through to storage: a change another process just made shows (issue 9)."""
+    sess = await (await _session(services, table_id)).synced()
     return _visible(sess, player.id if player else None, code)
 
 

@@ -110,6 +110,7 @@ class TableSession(Presence):
         self.origin = ""
         self.touched = time.monotonic()  # last use, for evicting finished tables from memory
         self.stale = False
+        self._stamp: tuple[Any, ...] | None = None  # see synced()
         self._unsubscribe: Callable[[], None] | None = None
         self.frames = Frames(self)  # what a committed change sends (dineri/server/frames.py)
         self.shared_presence: SharedPresence | None = None  # set by the service (Redis)
@@ -163,6 +164,19 @@ class TableSession(Presence):
                 await self.ensure_fresh()
         return self
 
+    async def synced(self) -> TableSession:
+        """This session, re-read first if the stored table differs from what it last read
+        (events, seats, status, rematch): another process's write is seen at once, even before
+        its bundle arrives through Redis (a REST read right after a write on the other process:
+        issue 9). One small read; a re-read only when something changed."""
+        def probe(s: Session) -> tuple[Any, ...] | None:
+            t = repo.get_table(s, self.id)
+            return _stamp(t) if t is not None else None
+        if await self._read_db(probe) != self._stamp:
+            async with self.lock:
+                await self._reload()
+        return self
+
     async def ensure_fresh(self) -> None:
         """Re-read the table if another process changed it (call with the lock held)."""
         if self.stale:
@@ -187,6 +201,7 @@ class TableSession(Presence):
             host = repo.get_player(s, t.host_id)
             self.host_name = host.name if host else None
             self.last_seq = t.next_seq - 1
+            self._stamp = _stamp(t)
             self._read_seats(s)
             m = repo.current_match(s, self.id)
             if m is not None:
@@ -617,6 +632,11 @@ def _step_rows(steps: list[judge.Step]) -> list[dict[str, Any]]:
     """The judgement's accepted actions as ``repo.append_actions`` stores them."""
     return [{"idx": st.idx, "seat": st.seat, "client_id": st.client_id, "action": st.action,
              "auto": st.auto, "events_end": st.events_end} for st in steps]
+
+
+def _stamp(t: Any) -> tuple[Any, ...]:
+    """What :meth:`TableSession.synced` compares: a stored table's changes in a few columns."""
+    return (t.next_seq, t.seats_changed_at, t.status, t.rematch_id)
 
 
 def _error(client_id: str | None, code: str, message: str) -> dict[str, Any]:
