@@ -278,7 +278,10 @@ class TableService:
     async def _seat_for_rematch(self, new: TableSession, player_id: str, seat: int) -> None:
         """Seat ``player_id`` at the rematch table ``new``: in ``seat`` if free, else on its side,
         else anywhere. Raises :class:`Refused` as :meth:`TableSession.take_seat`."""
-        same_side = [seat] + [i for i in range(new.seats) if i % 2 == seat % 2 and i != seat]
+        game = get_game(new.game_name)
+        side = game.side_of(new.options, seat)  # golf4: the seat itself (everyone alone)
+        same_side = [seat] + [i for i in range(new.seats)
+                              if i != seat and game.side_of(new.options, i) == side]
         for choice in same_side:
             if choice in new.seat_rows:
                 continue

@@ -320,3 +320,28 @@ def test_golf4_tables_through_rest_and_the_lobby(server: tuple[Server, Api, Path
     r = api.sit(host, table, side=7)
     assert r.status_code == 200 and r.json()["seats"][7]["player"] == "Ioana"
     assert api.sit(api.player("Sorin"), table, side=8).status_code == 422
+
+
+def test_a_golf4_rematch_seat_taken_goes_to_the_first_free_seat(server: tuple[Server, Api, Path]) -> None:
+    """The rematch seats a player in its former seat when free, else on its side, else anywhere
+    (docs/protocol.md): at golf4 a side is one seat, so a taken former seat means the first
+    free one (not a seat of the same parity, as for Chkobba's sides)."""
+    srv, api, _db = server
+    table, players = new_table(api, 4, decks=decks(random.Random(2)))
+
+    async def forfeits() -> None:
+        for seat in (1, 2, 3):
+            c = await Client(srv, table["id"], players[seat]["token"]).connect()
+            assert (await c.act({"type": "forfeit"}))["type"] == "ack"
+            await c.close()
+    asyncio.run(forfeits())
+    assert api.call("GET", f"/api/tables/{table['id']}", players[0]).json()["status"] == "over"
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", players[0])
+    assert r.status_code == 200, r.text
+    new = r.json()
+    assert new["game"] == "golf4" and new["options"] == table["options"]
+    assert new["seats"][0]["player"] == "Ana"
+    assert api.sit(api.player("Stranger"), new, seat=1).status_code == 200
+    r = api.call("POST", f"/api/tables/{table['id']}/rematch", players[1])
+    assert r.status_code == 200, r.text
+    assert [s["player"] for s in r.json()["seats"]] == ["Ana", "Stranger", "Bogdan", None]
