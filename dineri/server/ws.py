@@ -255,8 +255,15 @@ class TableClient:
         naming a later number is published)."""
         seat = _seat_in(bundle["table"], self.player_id)
         if seat is None and not bundle["table"]["public"] and self.player_id != self.sess.host_id:
-            # Lost the seat at a private table (left or removed): no more of its frames.
-            self.conn.kick(4403)
+            if self.sess.seat_of(self.player_id) is None:
+                # Lost the seat at a private table (left or removed): no more of its frames.
+                self.conn.kick(4403)
+            elif self.sess.stale:  # another process may have removed them: judge on fresh state
+                task = asyncio.get_running_loop().create_task(self._still_seated())
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            # Else a bundle from before this player sat down, delivered late through Redis (a
+            # busy machine): nothing in it for this socket (issue 9).
             return
         if not self.live or self._filling:
             self._hold(bundle)
@@ -270,6 +277,13 @@ class TableClient:
             task.add_done_callback(self._tasks.discard)
             return
         self._deliver(bundle, seat)
+
+    async def _still_seated(self) -> None:
+        """Close with 4403 unless this player (not the host) still holds a seat of the private
+        table once the session has re-read it."""
+        await self.sess.fresh()
+        if self.sess.seat_of(self.player_id) is None and self.player_id != self.sess.host_id:
+            self.conn.kick(4403)
 
     def _hold(self, bundle: dict[str, Any]) -> None:
         if len(self._held) >= self.services.settings.send_queue_size:

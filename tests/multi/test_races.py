@@ -180,3 +180,35 @@ def test_a_removal_holds_on_the_other_process(site: Site) -> None:
     finally:
         for a in (api, first, second):
             a.http.close()
+
+
+def test_a_late_bundle_from_before_the_seat_does_not_close_a_private_socket(site: Site) -> None:
+    """Redis may deliver a bundle late (a busy machine): one published when seat 1 of a private
+    table was still empty, arriving after its player connected, must not close the player's
+    socket with 4403 (it did: the benchmark's sockets were refused so under load)."""
+    import json
+
+    import redis
+
+    api = Api(site.front)
+    try:
+        host, guest = api.player("Host"), api.player("Guest")
+        table = api.table(host, public=False)
+        before = api.sit(host, table, seat=0).json()  # the table info with seat 1 empty
+        assert api.sit(guest, table, seat=1, code=table["code"]).status_code == 200
+
+        async def run() -> list[dict[str, Any]]:
+            c = await Client(site.front, table["id"], guest["token"]).connect()
+            r = redis.Redis.from_url("redis://127.0.0.1:6379/0")
+            late = {"seq": 0, "events": [], "table": before, "ack": None, "table_changed": True,
+                    "origin": "another-process"}
+            r.publish(f"{site.prefix}table:{table['id']}", json.dumps(late))
+            r.close()
+            await asyncio.sleep(1.0)
+            assert (await c.act({"type": "forfeit"}))["type"] == "error"  # still open: answered
+            await c.close()
+            return c.frames
+        frames = asyncio.run(run())
+        assert frames[0]["type"] == "welcome" and frames[0]["seat"] == 1
+    finally:
+        api.http.close()
