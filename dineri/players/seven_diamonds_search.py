@@ -9,9 +9,9 @@ else enters a world, so no hidden card can reach the search.
 
 A :class:`SevenDiamondsWorld` is one mutable deal played to the end of the round (S13). The
 search holds the deciding side's decisions (its partner's moves too, S2); the opponents, and the
-rollout, play a cheap *release* policy: of the cards that fit (S8–S9), the one whose next card up
-is held by the player's own side, never the one that frees an opponent's card, a 7 kept for the
-last card (S15). Reward for a side in [0, 1]: 1/0 when the round decides the match (S16), else
+rollout, play basic's valuation with the world's holders: of the cards that fit (S8–S9), the one
+whose cards above in its suit its own side holds rather than the opponents (the next one most),
+a 7 kept for the last card (S15), points shed (S14). Reward for a side in [0, 1]: 1/0 when the round decides the match (S16), else
 ``0.5 + (own points - other side's) / (2 * SPREAD)``, clipped (S14, S15).
 
 The bidding (S5, S6) is the basic player's (``hand_strength``); the search plays the cards.
@@ -87,19 +87,23 @@ class SevenDiamondsWorld:
             return legal[int(rnd.random() * len(legal))]
         seat = self.turn
         mine = seat % 2
-        owner = self.owner
+        owner, hand, table = self.owner, self.hands[seat], self.table
         best, best_v = legal[0], -1e9
         for c in legal:
-            v = 0.0
-            if RANK[c] < 7:
-                holder = owner[c + 1]
+            # basic's valuation (players/seven_diamonds_basic.py), with the world's holders.
+            v, w = 0.0, 1.0
+            for above in range(c + 1, c - RANK[c] + 8):
+                holder = owner[above]
                 if holder == seat:
-                    v += 2.0
+                    v += 1.2 * w
                 elif holder >= 0:
-                    v += 1.0 if holder % 2 == mine else -2.0
-            if RANK[c] == 0:
-                v -= 0.5  # a 7 opens a suit for everybody; and one kept can go out for 200 (S15)
-            v += 0.001 * POINTS[c] + 0.0001 * rnd.random()
+                    v += 0.9 * w if holder % 2 == mine else -1.6 * w
+                w *= 0.7
+            if len(hand) == 2:
+                other = hand[0] if hand[1] == c else hand[1]
+                if RANK[other] == 0 and table[SUIT[other]] == 0 and RANK[c] != 0:
+                    v += 6.0  # keep a 7 to go out on (S15)
+            v += 0.01 * POINTS[c] + 0.0001 * rnd.random()
             if v > best_v:
                 best, best_v = c, v
         return best
