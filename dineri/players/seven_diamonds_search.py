@@ -11,8 +11,8 @@ A :class:`SevenDiamondsWorld` is one mutable deal played to the end of the round
 search holds the deciding side's decisions (its partner's moves too, S2); the opponents, and the
 rollout, play basic's valuation with the world's holders: of the cards that fit (S8–S9), the one
 whose cards above in its suit its own side holds rather than the opponents (the next one most),
-a 7 kept for the last card (S15), points shed (S14). Reward for a side in [0, 1]: 1/0 when the round decides the match (S16), else
-``0.5 + (own points - other side's) / (2 * SPREAD)``, clipped (S14, S15).
+a 7 kept for the last card (S15), points shed (S14). Reward for a side in [0, 1]: 1/0 when the
+round decides the match (S16), else ``0.5 + (own points - other side's) / (2 * SPREAD)``, clipped (S14, S15).
 
 The bidding (S5, S6) is the basic player's (``hand_strength``); the search plays the cards.
 """
