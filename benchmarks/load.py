@@ -165,7 +165,8 @@ def run_bare(port: int) -> None:
     """Serve :func:`bare_app` on ``port`` (uvicorn, as ``dineri serve`` does)."""
     import uvicorn
 
-    uvicorn.run(bare_app(), host="127.0.0.1", port=port, log_level="warning")
+    # The WebSocket settings of ``dineri serve`` (no permessage-deflate): the same framing.
+    uvicorn.run(bare_app(), host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)
 
 
 # --- the servers under test ----------------------------------------------------------------------

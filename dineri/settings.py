@@ -43,6 +43,21 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     resume_window: int = Field(default=1000, ge=0, description="most missed events replayed on resume")
     log_level: str = "INFO"
+    # --- issue 7 items 4-5: the socket edge (dineri/server/edge.py, ws.py) ---
+    request_timeout: float = Field(default=10.0, ge=0, description="seconds to send a request head "
+                                                                   "(HTTP or WebSocket handshake); 0 = none")
+    connections_per_address: int = Field(default=256, ge=0, description="open connections per client "
+                                                                        "address (not proxies); 0 = no cap")
+    anonymous_sockets_per_address: int = Field(default=16, ge=0, description="sockets without a player "
+                                                                             "token per address; 0 = no cap")
+    anonymous_sockets: int = Field(default=2000, ge=0, description="sockets without a player token in "
+                                                                   "all; 0 = no cap")
+    spectators_per_table: int = Field(default=100, ge=0, description="sockets without a seat per table; "
+                                                                     "0 = no cap")
+    ws_deflate: bool = Field(default=False, description="offer permessage-deflate on WebSockets (each "
+                                                        "compressed socket keeps about 40 KiB of zlib state)")
+    hello_timeout: float = Field(default=10.0, ge=0, description="seconds a table socket may take to send "
+                                                                 "its hello; 0 = none")
     gc_tuning: bool = Field(default=True, description="gc.freeze() after start-up and higher collector "
                                                       "thresholds (issue 8 item 5; off: CPython's defaults)")
     # Accounts (issue 14, docs/accounts.md).

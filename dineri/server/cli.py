@@ -11,15 +11,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from dineri.server.app import create_app
+    from dineri.server.edge import WS_MAX_SIZE, Edge, protocols
     from dineri.server.logs import setup_logging
     from dineri.settings import Settings
 
     settings = Settings()
     setup_logging(settings.log_level)
     app = create_app(settings)
+    # The socket edge (issue 7 item 4): request heads time out, connections are capped per address.
+    edge = Edge(settings.connections_per_address, settings.forwarded_allow_ips, settings.request_timeout)
+    http, ws = protocols(edge)
     # proxy_headers=False: the app applies X-Forwarded-* itself, only from DINERI_FORWARDED_ALLOW_IPS.
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None, proxy_headers=False,
-                ws_max_size=settings.max_message_bytes * 4, timeout_graceful_shutdown=5)
+    # ws_max_size: frames up to WS_MAX_SIZE reach the app, which answers those above
+    # DINERI_MAX_MESSAGE_BYTES with too_large before closing 1009 (issue 7 item 8).
+    uvicorn.run(app, host=args.host, port=args.port, log_config=None, proxy_headers=False, http=http, ws=ws,
+                ws_max_size=max(WS_MAX_SIZE, settings.max_message_bytes * 4), timeout_graceful_shutdown=5,
+                # Compression keeps zlib state per socket (about 40 KiB, issue 7 item 4) and costs CPU
+                # per frame; update frames are small.
+                ws_per_message_deflate=settings.ws_deflate)
     return 0
 
 

@@ -21,6 +21,7 @@ bundle object to every local socket).
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 _MISSING = object()
+RING = 256  # events kept in memory per table for hellos (the page asks for its last 40)
 
 
 def dumps(obj: Any) -> str:
@@ -46,6 +48,9 @@ class Frames:
         self.private: dict[str, Json] = {}  # each seat's private view then, by str(seat)
         self.at: int | None = None  # the match's action count those views are at
         self.table: Json | None = None  # the table info last published
+        # The last events published, contiguous and ending at the session's last event: hellos
+        # are served from here without the table's lock or the database (issue 7 item 5).
+        self.ring: deque[tuple[int, Json]] = deque(maxlen=RING)
 
     def position(self) -> int | None:
         """The view position of the session's current match (its action count; ``None`` before
@@ -70,6 +75,10 @@ class Frames:
         (public keys that changed since ``base``) and ``private_changed`` (seats whose private
         view changed); ``private`` (str(seat) -> one-time events) when there are any."""
         sess = self.sess
+        for seq, event in events:
+            if self.ring and self.ring[-1][0] != seq - 1:
+                self.ring.clear()  # a gap (another process wrote): start again from here
+            self.ring.append((seq, event))
         info = sess.info()
         bundle: Json = {"seq": sess.last_seq, "events": events, "table": info, "ack": ack,
                         "table_changed": table_changed, "origin": sess.origin}
@@ -94,6 +103,18 @@ class Frames:
         bundle["table_new"] = info != self.table
         self.table = info
         await sess.fanout.publish(f"table:{sess.id}", bundle)
+
+
+    def history(self, after: int) -> list[tuple[int, Json]] | None:
+        """The events numbered above ``after`` from memory, or ``None`` when the ring does not
+        hold all of them (then read them from storage)."""
+        last = self.sess.last_seq
+        if after >= last:
+            return []
+        ring = self.ring
+        if not ring or ring[-1][0] != last or ring[0][0] > after + 1:
+            return None
+        return [e for e in ring if e[0] > after]
 
 
 def view_of(bundle: Json, seat: int | None) -> Json | None:

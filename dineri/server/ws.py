@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketState
 
 from dineri.server.auth import COOKIE
 from dineri.server.deps import Services, authenticate_sync, token_from
+from dineri.server.edge import SocketCaps
 from dineri.server.frames import Receiver, dumps, frames_for
 from dineri.server.protocol import (
     ActionMsg,
@@ -115,11 +116,11 @@ class Connection:
 
 
 class RateLimit:
-    """A token bucket: ``rate`` frames per second, bursts up to ``2 * rate``."""
+    """A token bucket: ``rate`` frames per second, bursts up to ``capacity`` (default ``2 * rate``)."""
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, capacity: float | None = None) -> None:
         self.rate = rate
-        self.capacity = max(2.0 * rate, 1.0)
+        self.capacity = capacity if capacity is not None else max(2.0 * rate, 1.0)
         self.tokens = self.capacity
         self.at = time.monotonic()
 
@@ -135,6 +136,9 @@ class RateLimit:
 
 
 MAX_SOCKETS = 4  # open sockets of one player at one table; a fifth closes the oldest
+HELLOS_PER_SECOND, HELLO_BURST = 0.2, 4.0  # hellos per socket: 4 at once, then one per 5 s
+CLOSE_LATER = 1013  # a socket over a cap (anonymous or spectator sockets): try again later
+CLOSE_NO_HELLO = 4408  # a table socket that sent no hello within DINERI_HELLO_TIMEOUT
 CLOSE_REPLACED = 4429  # the close code of a player's oldest socket when they open one too many
 
 
@@ -194,6 +198,11 @@ async def lobby_socket(ws: WebSocket) -> None:
     if not origin_allowed(ws, services.settings.allowed_origins):
         await _refuse(ws, 1008)
         return
+    caps = _caps(ws, services.settings)
+    ticket = caps.admit(_address(ws), None, anonymous=True, spectator=False)
+    if ticket is None:  # the lobby socket is anonymous (issue 7 item 4)
+        await _refuse(ws, CLOSE_LATER)
+        return
     await ws.accept()
     conn = Connection(ws, services.settings.send_queue_size)
     conn.start()
@@ -208,6 +217,20 @@ async def lobby_socket(ws: WebSocket) -> None:
     finally:
         unsubscribe()
         await conn.stop()
+        caps.release(ticket)
+
+
+def _address(ws: WebSocket) -> str:
+    """The client's address (the forwarded one behind a trusted proxy)."""
+    return ws.client.host if ws.client is not None else "?"
+
+
+def _caps(ws: WebSocket, settings: Any) -> SocketCaps:
+    caps: SocketCaps | None = getattr(ws.app.state, "socket_caps", None)
+    if caps is None:
+        caps = ws.app.state.socket_caps = SocketCaps(
+            settings.anonymous_sockets_per_address, settings.anonymous_sockets, settings.spectators_per_table)
+    return caps
 
 
 def _player_id(ws: WebSocket, services: Services) -> str | None:
@@ -233,6 +256,7 @@ class TableClient:
         # is filled from storage: delivered, in order, right after (issue 9: "seq never skips").
         self._held: list[dict[str, Any]] = []
         self._filling = False
+        self.hellos = RateLimit(HELLOS_PER_SECOND, HELLO_BURST)  # a page sends 2 on opening
 
     async def _moved(self, old: int | None, new: int | None) -> None:
         if old is not None:
@@ -329,32 +353,58 @@ class TableClient:
             self.conn.send(text)
 
     async def hello(self, msg: HelloMsg) -> None:
-        """Welcome, the missed events (when they can be resumed) and the full view."""
+        """Welcome, the missed events (when they can be resumed) and the full view.
+
+        Served from memory (the session's state and its ring of recent events) without the
+        table's lock when it can be: nothing awaits between reading the state and queueing the
+        frames, so no change can come in between; else under the lock, from storage (issue 7
+        item 5: hellos must not slow the table's players)."""
         sess = self.sess
+        if not self.hellos.allow():
+            self.conn.send({"type": "error", "id": None, "code": "rate_limited",
+                            "message": "too many hellos; wait a moment"})
+            return
         self.live = False  # bundles from now on are held until this catch-up is queued
+        settings = self.services.settings
+        # Missed events go through the bounded send queue: replay only as many as fit easily.
+        window = min(settings.resume_window, settings.send_queue_size // 2)
+        after = msg.last_event
+        if not sess.stale:
+            last = sess.last_seq
+            resume = after is not None and after <= last and last - after <= window
+            missed = sess.frames.history(after) if resume and after is not None else []
+            if missed is not None:
+                seat = self._welcome(last, resume, missed)
+                await self._present(seat)
+                return
         async with sess.lock:
             await sess.ensure_fresh()
             last = sess.last_seq
-            after = msg.last_event
-            # Missed events go through the bounded send queue: replay only as many as fit easily.
-            settings = self.services.settings
-            window = min(settings.resume_window, settings.send_queue_size // 2)
             resume = after is not None and after <= last and last - after <= window
-            missed = await sess.events_after(after) if resume and after is not None else []
-            seat = self.seat()
-            self.conn.send({"type": "welcome", "seat": seat, "last_event": last, "resume": resume,
-                            "table": sess.info()})
-            for seq, event in missed:
-                self.conn.send({"type": "event", "seq": seq, "event": event})
-            self.conn.send({"type": "view", "seq": last, "seat": seat, "view": sess.view_for(seat),
-                            "table": sess.info()})
-            self.rx = Receiver(seat=seat, view_at=sess.frames.position(), sent_seq=last)
-            self.live = True
-            if not self._filling:
-                self._release()
+            stored = await sess.events_after(after) if resume and after is not None else []
+            seat = self._welcome(sess.last_seq, resume, stored)
+        await self._present(seat)
+
+    def _welcome(self, last: int, resume: bool, missed: list[tuple[int, dict[str, Any]]]) -> int | None:
+        """Queue ``welcome``, the missed events and the view; go live (no await in here)."""
+        sess = self.sess
+        seat = self.seat()
+        info = sess.info()
+        self.conn.send({"type": "welcome", "seat": seat, "last_event": last, "resume": resume, "table": info})
+        for seq, event in missed:
+            self.conn.send({"type": "event", "seq": seq, "event": event})
+        self.conn.send({"type": "view", "seq": last, "seat": seat, "view": sess.view_for(seat),
+                        "table": info})
+        self.rx = Receiver(seat=seat, view_at=sess.frames.position(), sent_seq=last)
+        self.live = True
+        if not self._filling:
+            self._release()
+        return seat
+
+    async def _present(self, seat: int | None) -> None:
         if seat is not None and self.present_seat is None:
             self.present_seat = seat
-            await sess.connected(seat)
+            await self.sess.connected(seat)
 
     async def handle(self, text: str) -> None:
         """One client frame."""
@@ -434,6 +484,21 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
         await _refuse(ws, 4403)
         return
+    caps = _caps(ws, settings)
+    ticket = caps.admit(_address(ws), table_id, anonymous=player_id is None,
+                        spectator=sess.seat_of(player_id) is None)
+    if ticket is None:  # over a cap of anonymous or spectator sockets (issue 7 items 4-5)
+        await _refuse(ws, CLOSE_LATER)
+        return
+    try:
+        await _table_socket(ws, sess, player_id, services)
+    finally:
+        caps.release(ticket)
+
+
+async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None, services: Services) -> None:
+    settings = services.settings
+    table_id = sess.id
     await ws.accept()
     conn = Connection(ws, settings.send_queue_size)
     conn.start()
@@ -450,7 +515,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     watching = watchers.add(table_id, player_id) if watchers is not None else 0
     try:
         while not conn.dropped:
-            message = await ws.receive()
+            if client.live or settings.hello_timeout <= 0:
+                message = await ws.receive()
+            else:  # an open socket that never says hello holds a place for nothing
+                try:
+                    message = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
+                except TimeoutError:
+                    await ws.close(CLOSE_NO_HELLO)
+                    break
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")

@@ -42,6 +42,7 @@ class Server:
                     "DINERI_CHAT_LINES_PER_MINUTE": "0", **env}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.nofile: int | None = None  # a lower open-files limit for the server process
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"dineri-test-{self.port}.log"
 
     @property
@@ -58,8 +59,15 @@ class Server:
         """Start and wait until ``/healthz`` answers."""
         env = {**os.environ, **self.env}
         log = open(self.log_path, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
+        nofile = self.nofile
+
+        def limits() -> None:
+            if nofile is not None:
+                import resource
+
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         self.proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", "serve", "--port", str(self.port)],
-                                     cwd=ROOT, env=env, stdout=log, stderr=log)
+                                     cwd=ROOT, env=env, stdout=log, stderr=log, preexec_fn=limits)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -33,7 +33,12 @@ def send_text(sock: socket.socket, text: str) -> None:
     data = text.encode()
     mask = os.urandom(4)
     n = len(data)
-    header = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n))
+    if n < 126:
+        header = bytes([0x81, 0x80 | n])
+    elif n < 1 << 16:
+        header = bytes([0x81, 0x80 | 126]) + struct.pack("!H", n)
+    else:
+        header = bytes([0x81, 0x80 | 127]) + struct.pack("!Q", n)
     sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
 

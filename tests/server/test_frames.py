@@ -170,3 +170,20 @@ def test_the_first_views_of_a_match_are_whole(server: Server, api: Api) -> None:
         assert c.wire[-1]["view"]["seat"] == 1 and "hand" in c.wire[-1]["view"]
         await c.close()
     asyncio.run(run())
+
+
+def test_hellos_read_recent_history_from_memory() -> None:
+    """The events a hello resumes from come from the ring of the last published events when it
+    holds them all (no database read, no table lock); else ``None`` (read from storage)."""
+    sess = _Session()
+    fr = Frames(sess)  # type: ignore[arg-type]
+    for seq in range(1, 6):
+        sess.last_seq = seq
+        asyncio.run(fr.publish([(seq, {"type": "chat", "n": seq})], views=False))
+    assert [s for s, _ in fr.history(2) or []] == [3, 4, 5]
+    assert fr.history(5) == [] and fr.history(0) is not None
+    sess.last_seq = 9  # another process wrote 6-9: this one never published them
+    assert fr.history(5) is None
+    asyncio.run(fr.publish([(9, {"type": "chat", "n": 9})], views=False))
+    assert fr.history(8) == [(9, {"type": "chat", "n": 9})]
+    assert fr.history(5) is None  # the gap is not in memory

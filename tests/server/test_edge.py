@@ -1,0 +1,252 @@
+"""The socket edge for real (issue 7, items 4, 5 and 8): raw sockets against a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.server.harness import Api, Client, Server, refusal
+from tests.server.rawws import open_raw, read_until_close, send_text
+
+pytestmark = pytest.mark.timeout(180)
+CHECKER = "127.0.0.2"  # another client address on the loopback (Linux routes all of 127/8)
+
+
+def _half_open(port: int) -> socket.socket:
+    """A WebSocket handshake that never finishes: the request head without its final line."""
+    s = socket.socket()
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET /ws/lobby HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+              "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n".encode())
+    return s
+
+
+def _healthz(srv: Server) -> int:
+    transport = httpx.HTTPTransport(local_address=CHECKER)
+    with httpx.Client(transport=transport, timeout=3) as http:
+        return http.get(srv.base + "/healthz").status_code
+
+
+async def _lobby_frame(srv: Server) -> str:
+    async with connect(f"{srv.ws_base}/ws/lobby", local_addr=(CHECKER, 0), open_timeout=5) as ws:
+        return json.loads(await asyncio.wait_for(ws.recv(), 5))["type"]
+
+
+def test_1100_half_open_handshakes_from_one_address_stop_nothing(tmp_path: Path) -> None:
+    """Before: handshakes that never finished were never timed out nor capped; 1,100 of them
+    held 1,100 descriptors, so under the common limit of 1,024 open files the server could no
+    longer accept anything (neither ``/healthz`` nor new sockets)."""
+    srv = Server(f"sqlite:///{tmp_path / 'e.db'}", DINERI_FORWARDED_ALLOW_IPS="", DINERI_REQUEST_TIMEOUT="3")
+    srv.nofile = 1024
+    srv.start()
+    held: list[socket.socket] = []
+    try:
+        for _ in range(1100):
+            with contextlib.suppress(OSError):
+                held.append(_half_open(srv.port))
+        assert len(held) >= 1000
+        t0 = time.monotonic()
+        assert _healthz(srv) == 200
+        assert asyncio.run(_lobby_frame(srv)) == "lobby"
+        assert time.monotonic() - t0 < 5
+        # Past the request timeout the server has closed every one of them.
+        time.sleep(4)
+        open_left = 0
+        for s in held:
+            s.settimeout(0.5)
+            try:
+                open_left += s.recv(1) != b""
+            except TimeoutError:
+                open_left += 1
+            except OSError:
+                pass
+        assert open_left == 0
+        assert _healthz(srv) == 200
+    finally:
+        for s in held:
+            s.close()
+        srv.stop()
+
+
+def test_a_frame_over_16_kib_gets_too_large_before_the_close(server: Server, api: Api) -> None:
+    """Before: above 16 KiB the WebSocket layer closed 1009 without the documented frame."""
+    table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+    for size in (17 * 1024, 200 * 1024):
+        sock = open_raw(server.port, f"/ws/tables/{table['id']}?token={players[0]['token']}", rcvbuf=1 << 20)
+        try:
+            send_text(sock, json.dumps({"type": "chat", "text": "x" * size}))
+            frames, code = _frames_until_close(sock)
+            assert any(f.get("code") == "too_large" for f in frames), frames
+            assert code == 1009
+        finally:
+            sock.close()
+
+
+def _frames_until_close(sock: socket.socket) -> tuple[list[dict], int | None]:
+    """Text frames (parsed) until the close frame, and its code."""
+    import struct
+
+    sock.settimeout(10)
+    buf = b""
+    out: list[dict] = []
+
+    def need(n: int) -> bytes:
+        nonlocal buf
+        while len(buf) < n:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise EOFError
+            buf += chunk
+        got, buf = buf[:n], buf[n:]
+        return got
+
+    try:
+        while True:
+            b0, b1 = need(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", need(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", need(8))[0]
+            payload = need(n)
+            if b0 & 0x0F == 0x8:
+                return out, (struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None)
+            if b0 & 0x0F == 0x1:
+                out.append(json.loads(payload))
+    except EOFError:
+        return out, None
+
+
+def test_invalid_utf8_logs_once_per_connection_without_a_traceback(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'u.db'}")
+    srv.log_path = tmp_path / "server.log"
+    srv.start()
+    try:
+        api = Api(srv)
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        api.http.close()
+        sock = open_raw(srv.port, f"/ws/tables/{table['id']}?token={players[0]['token']}")
+        import os
+
+        for _ in range(5):  # masked text frames whose payload is not UTF-8
+            data = b'{"type":"ping","x":"\xff\xfe"}'
+            mask = os.urandom(4)
+            with contextlib.suppress(OSError):  # the first one closes the socket (1007)
+                sock.sendall(bytes([0x81, 0x80 | len(data)]) + mask
+                             + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+        assert read_until_close(sock, timeout=5) in (1007, None)
+        sock.close()
+        time.sleep(0.5)
+    finally:
+        srv.stop()
+    text = srv.log_path.read_text(errors="replace")
+    assert "Traceback" not in text
+    lines = [json.loads(x) for x in text.splitlines() if x.startswith("{")]
+    utf8 = [x for x in lines if "utf-8" in json.dumps(x).lower()]
+    assert len(utf8) <= 1 and all(x["level"].lower() in ("info", "debug") for x in utf8)
+
+
+def test_anonymous_sockets_are_capped_per_address(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'a.db'}", DINERI_ANONYMOUS_SOCKETS_PER_ADDRESS="3",
+                 DINERI_FORWARDED_ALLOW_IPS="")
+    srv.start()
+    try:
+        api = Api(srv)
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        api.http.close()
+
+        async def run() -> None:
+            watchers = [await Client(srv, table["id"]).connect() for _ in range(3)]
+            assert await refusal(f"{srv.ws_base}/ws/tables/{table['id']}") == 1013
+            # A seated player from the same address is not anonymous: still served.
+            seated = await Client(srv, table["id"], players[0]["token"]).connect()
+            assert seated.last_view()["view"] is not None
+            await watchers[0].close()
+            await asyncio.sleep(0.3)
+            again = await Client(srv, table["id"]).connect()  # a place is free again
+            for c in (*watchers[1:], seated, again):
+                await c.close()
+        asyncio.run(run())
+    finally:
+        srv.stop()
+
+
+def test_spectators_are_capped_per_table(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 's.db'}", DINERI_SPECTATORS_PER_TABLE="2")
+    srv.start()
+    try:
+        api = Api(srv)
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        other, _ = api.full_table(["Salma", "Karim"], first_dealer=0)
+        watcher_player = api.player("Watcher")
+        api.http.close()
+
+        async def run() -> None:
+            watchers = [await Client(srv, table["id"]).connect(),
+                        await Client(srv, table["id"], watcher_player["token"]).connect()]
+            assert await refusal(f"{srv.ws_base}/ws/tables/{table['id']}") == 1013
+            elsewhere = await Client(srv, other["id"]).connect()  # another table has room
+            seated = await Client(srv, table["id"], players[1]["token"]).connect()  # seats are never capped
+            for c in (*watchers, elsewhere, seated):
+                await c.close()
+        asyncio.run(run())
+    finally:
+        srv.stop()
+
+
+def test_hellos_are_rate_limited_per_socket(server: Server, api: Api) -> None:
+    """Before: every hello was served (under the table's lock, from the database): 100 anonymous
+    sockets sending hellos slowed the table's players. Now a socket gets 4 at once, then one per 5 s."""
+    table, _players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+
+    async def run() -> None:
+        c = await Client(server, table["id"]).connect()  # hello 1
+        for _ in range(6):
+            await c.send({"type": "hello", "last_event": 0})
+        err = await c.wait_for(lambda f: f["type"] == "error" and f["code"] == "rate_limited")
+        assert "hello" in err["message"]
+        welcomes = sum(1 for f in c.frames if f["type"] == "welcome")
+        assert welcomes == 4
+        mark = len(c.frames)
+        await c.send({"type": "ping"})
+        await c.wait_for(lambda f: f["type"] == "pong", start=mark)  # the socket lives on
+        await c.close()
+    asyncio.run(run())
+
+
+def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'h.db'}", DINERI_HELLO_TIMEOUT="1")
+    srv.start()
+    try:
+        api = Api(srv)
+        table, _players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        api.http.close()
+
+        async def run() -> int | None:
+            async with connect(f"{srv.ws_base}/ws/tables/{table['id']}") as ws:
+                with contextlib.suppress(ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 10)
+                return ws.close_code
+        assert asyncio.run(run()) == 4408
+    finally:
+        srv.stop()
+
+
+def test_sockets_are_not_compressed_by_default(server: Server) -> None:
+    """Before: permessage-deflate was accepted, and each socket kept zlib state (an idle socket
+    cost about 69 KiB instead of 27 KiB) and compressed every frame."""
+    async def run() -> str | None:
+        async with connect(f"{server.ws_base}/ws/lobby", compression="deflate") as ws:
+            assert ws.response is not None
+            await ws.recv()
+            return ws.response.headers.get("Sec-WebSocket-Extensions")
+    assert asyncio.run(run()) is None
