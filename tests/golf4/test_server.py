@@ -345,3 +345,42 @@ def test_a_golf4_rematch_seat_taken_goes_to_the_first_free_seat(server: tuple[Se
     r = api.call("POST", f"/api/tables/{table['id']}/rematch", players[1])
     assert r.status_code == 200, r.text
     assert [s["player"] for s in r.json()["seats"]] == ["Ana", "Stranger", "Bogdan", None]
+
+
+@pytest.mark.redis
+def test_a_golf4_match_across_two_processes_through_redis(tmp_path: Path) -> None:
+    """Seats 0 and 1 play on one process, seats 2 and 3 and a spectator on another (one database,
+    one Redis, issue 9): the peek's private event crosses the fan-out to its seat's socket alone,
+    and every frame of every receiver is still exactly what it may see."""
+    db = tmp_path / "two.db"
+    env = {"DINERI_REDIS_URL": "redis://127.0.0.1:6379/0", "DINERI_MESSAGES_PER_SECOND": "5000",
+           "DINERI_SECRET_KEY": "shared", "DINERI_REDIS_PREFIX": f"golf4-test-{random.getrandbits(40)}:"}
+    a_srv, b_srv = Server(f"sqlite:///{db}", **env).start(), Server(f"sqlite:///{db}", **env).start()
+    api = Api(a_srv)
+    try:
+        rng = random.Random(23)
+        table, players = new_table(api, 4, first_dealer=1, decks=decks(rng))
+
+        async def run() -> list[list[dict[str, Any]]]:
+            clients = [await Client(a_srv if seat < 2 else b_srv, table["id"], p["token"])
+                       .connect(last_event=0) for seat, p in enumerate(players)]
+            watcher = await Client(b_srv, table["id"]).connect(last_event=0)
+            await play(clients, rng)
+            for c in [*clients, watcher]:
+                await c.wait_for(is_event("reveal"), timeout=30)
+            frames = [list(c.frames) for c in [*clients, watcher]]
+            await close_all([*clients, watcher])
+            return frames
+
+        frames = asyncio.run(run())
+        record = record_of(api, table, players[0])
+        t = truth(db, table["id"], record)
+        counts = [check_stream(stream, seat if seat < 4 else None, t) for seat, stream in enumerate(frames)]
+        peeks = [sum(1 for a in record["actions"] if a["seat"] == s and a["type"] == "peek")
+                 for s in range(4)]
+        assert [c["peeks"] for c in counts[:4]] == peeks and sum(peeks) > 0 and counts[4]["peeks"] == 0
+        assert records.replay_json(record)["ok"]
+    finally:
+        a_srv.stop()
+        b_srv.stop()
+        api.http.close()
