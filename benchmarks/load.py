@@ -24,6 +24,9 @@ sends its share on a clock to tables whose last action every seat has seen), it 
 - the server's RSS, and KiB per seated socket ((RSS with every socket connected − RSS of the
   started server before any table) / sockets: tables included).
 
+``--restart N`` times a restart instead: N started tables, the server stopped and started again
+on the same database; seconds until ``/healthz`` answers and until a table's first resume.
+
 Then the ratio of Dineri's highest rate *held* (achieved ≥ 95 % of the target, p99 < 50 ms) to
 the bare server's. Client processes share the machine with the servers: on 2 cores the clients'
 own CPU counts against both servers alike (say "loaded machine" with the figures).
@@ -181,6 +184,7 @@ class Target:
     tables: list[tuple[str, list[str]]] = field(default_factory=list)
     rss_idle: int = 0
     log: Path | None = None
+    secret: str = ""
 
     @property
     def base(self) -> str:
@@ -208,14 +212,15 @@ def start_dineri(db_url: str, tmp: Path, gc_tuning: bool = True) -> Target:
     """``dineri serve`` with the benchmark's settings (no guest limit, a frame rate no client
     reaches, logs to a file; ``gc_tuning`` false: ``DINERI_GC_TUNING=0``)."""
     port = free_port()
+    secret = secrets.token_hex(16)
     env = {**os.environ, "DINERI_DATABASE_URL": db_url, "DINERI_GUESTS_PER_MINUTE": "0",
            "DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": "WARNING",
-           "DINERI_SECRET_KEY": secrets.token_hex(16), "DINERI_GC_TUNING": "1" if gc_tuning else "0"}
+           "DINERI_SECRET_KEY": secret, "DINERI_GC_TUNING": "1" if gc_tuning else "0"}
     log = tmp / "dineri.log"
     with open(log, "ab") as out:
         proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", "serve", "--port", str(port)],
                                 cwd=ROOT, env=env, stdout=out, stderr=out)
-    t = Target("dineri", proc, port, log=log)
+    t = Target("dineri", proc, port, log=log, secret=secret)
     wait_healthy(t.base + "/healthz", proc)
     time.sleep(1.0)  # let start-up settle before the idle RSS
     t.rss_idle = rss_kib(proc.pid)
@@ -593,6 +598,62 @@ def gc_report(log: Path | None) -> str | None:
             f"{found.get('over_10ms')} of 10 ms or more")
 
 
+# --- restart mode ----------------------------------------------------------------------------
+
+async def first_resume(ws_base: str, table: tuple[str, list[str]]) -> float:
+    """Seconds from now until a seat of ``table`` has its ``view`` after a ``hello``."""
+    from websockets.asyncio.client import connect
+
+    t0 = time.perf_counter()
+    while True:
+        try:
+            async with connect(f"{ws_base}/ws/tables/{table[0]}?token={table[1][0]}", open_timeout=30,
+                               ping_interval=None) as ws:
+                await ws.send('{"type":"hello","last_event":0}')
+                while json.loads(await asyncio.wait_for(ws.recv(), 30)).get("type") != "view":
+                    pass
+                return time.perf_counter() - t0
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.02)
+
+
+def restart(args: argparse.Namespace) -> None:
+    """Time a restart with ``--restart N`` live tables: make them (started matches), stop the
+    server, start it again on the same database, and print the seconds until ``/healthz``
+    answers and until the first resume (hello to view) of a table is served."""
+    import httpx
+
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        db = (stack.enter_context(postgres_schema(args.database_url)) if args.database_url
+              else f"sqlite:///{tmp}/dineri.db")
+        t = start_dineri(db, Path(tmp))
+        port = t.port
+        try:
+            t.tables = asyncio.run(make_tables(t.base, args.restart))
+        finally:
+            stop(t.proc)
+        env = {**os.environ, "DINERI_DATABASE_URL": db, "DINERI_LOG_LEVEL": "WARNING"}
+        env["DINERI_SECRET_KEY"] = t.secret
+        t0 = time.perf_counter()
+        with open(Path(tmp) / "dineri2.log", "ab") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", "serve", "--port", str(port)],
+                                    cwd=ROOT, env=env, stdout=out, stderr=out)
+        try:
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                        break
+                if proc.poll() is not None:
+                    raise RuntimeError("the restarted server exited")
+                time.sleep(0.01)
+            healthy = time.perf_counter() - t0
+            resumed = healthy + asyncio.run(first_resume(f"ws://127.0.0.1:{port}", random.choice(t.tables)))
+            print(f"restart with {len(t.tables)} live tables: /healthz after {healthy:.2f} s, "
+                  f"first resume after {resumed:.2f} s (from the new process's start)")
+        finally:
+            stop(proc)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=2500, help="1v1 tables (2 seated sockets each)")
@@ -605,10 +666,15 @@ def main() -> None:
     p.add_argument("--only", choices=("dineri", "bare"), default=None, help="run one server only")
     p.add_argument("--no-gc-tuning", action="store_true",
                    help="run Dineri with CPython's collector defaults (DINERI_GC_TUNING=0), to compare")
+    p.add_argument("--restart", type=int, default=None, metavar="N",
+                   help="instead: time a restart with N live tables (/healthz, first resume)")
     p.add_argument("--serve-bare", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve_bare is not None:
         run_bare(args.serve_bare)
+        return
+    if args.restart is not None:
+        restart(args)
         return
     rates = [float(x) for x in args.rates.split(",") if x.strip()]
     print(f"load: {args.tables} tables ({2 * args.tables} seated sockets), {args.procs} client processes, "

@@ -65,10 +65,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise
         await fanout.start()
         await services.tables.start()  # loading a table also restarts its computer players
-        pauses = gcpause.Pauses()
-        pauses.install()
         if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
             gcpause.tune()
+        pauses = gcpause.Pauses()  # from here on: the pauses of serving, not tune()'s own collection
+        pauses.install()
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
                                  "fanout": "redis" if settings.redis_url else "local"})
         yield
