@@ -86,3 +86,31 @@ def test_creations_per_minute_hold_across_two_processes(site: Site) -> None:
         assert httpx.post(f"{base}/api/tables/{tid}/start", json={}, headers=auth).status_code == 200
     replies = asyncio.run(_burst([one, two] * 3, host["token"]))
     assert sorted(r.status_code for r in replies) == [201, 201, 429, 429, 429, 429], [r.text for r in replies]
+
+
+def test_shared_windows_count_once_for_the_site_and_fall_back_in_process() -> None:
+    """Two processes' windows on one Redis prefix share one count; a window whose Redis is away
+    still limits, in process (logged), instead of failing the request."""
+    import secrets
+
+    from dineri.server.ratelimit import Window
+    from dineri.server.shared import SharedCounters
+    from tests.multi.site import REDIS, free_port
+
+    async def run() -> tuple[list[bool], list[bool]]:
+        prefix = f"dineri-test-{secrets.token_hex(4)}:"
+        a, b = SharedCounters(REDIS, prefix), SharedCounters(REDIS, prefix)
+        wa, wb = Window(3, 60.0, shared=a, name="t"), Window(3, 60.0, shared=b, name="t")
+        site = [await w.allow("k") for w in (wa, wb, wa, wb, wa)]
+        away = Window(2, 60.0, shared=SharedCounters(f"redis://127.0.0.1:{free_port()}/0", prefix), name="t")
+        alone = [await away.allow("k") for _ in range(3)]
+        import redis
+        r = redis.Redis.from_url(REDIS)
+        r.delete(f"{prefix}limit:t:k")
+        r.close()
+        for c in (a, b):
+            await c.close()
+        return site, alone
+    site, alone = asyncio.run(run())
+    assert site == [True, True, True, False, False]
+    assert alone == [True, True, False]
