@@ -32,7 +32,8 @@ WATCH_BANNER = """() => {
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     require_nginx()
-    with Site(tmp_path_factory.mktemp("browser"), DINERI_MESSAGES_PER_SECOND="5000") as s:
+    with Site(tmp_path_factory.mktemp("browser"), DINERI_MESSAGES_PER_SECOND="5000",
+              DINERI_LEASE_SECONDS="3") as s:
         yield s
 
 
