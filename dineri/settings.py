@@ -9,6 +9,7 @@ survive restarts.
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -72,6 +73,9 @@ class Settings(BaseSettings):
                                               "expires and leaves the lobby (0 = never)")
     legacy_tokens: bool = Field(default=True, description=(
         "accept first-format guest tokens (renewed on first use; revoking refuses them)"))
+    legacy_tokens_until: datetime = Field(
+        default=datetime(2027, 1, 1, tzinfo=UTC),
+        description="first-format guest tokens are refused from then on (their expiry: they carry no time)")
     token_lifetime: float = Field(default=30 * 24 * 3600.0, ge=60,
                                   description="a player token's life; renewed when used past half of it")
     allowed_hosts: Annotated[list[str], NoDecode] = Field(

@@ -46,7 +46,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     shared = SharedCounters(settings.redis_url, settings.redis_prefix) if settings.redis_url else None
     services = Services(settings=settings, sm=sm,
                         tokens=Tokens(settings.resolved_secret(), settings.token_lifetime,
-                                      legacy=settings.legacy_tokens),
+                                      legacy=settings.legacy_tokens,
+                                      legacy_until=settings.legacy_tokens_until.timestamp()),
                         tables=TableService(sm, fanout, settings, shared=shared),
                         guests=Window(settings.guests_per_minute, shared=shared, name="guests"),
                         shared=shared)

@@ -8,9 +8,10 @@ lifetime is renewed (a fresh one is sent back), so an active player never expire
 the httponly cookie ``dineri_token`` for pages (``Secure`` over HTTPS) and returned for bearer use.
 Tokens of the first format (``URLSafeSerializer(secret, salt="dineri-player")`` over the bare
 player id: no time, no version), which guests of a site upgraded from it still hold in their
-cookie, are taken as version 0 signed long ago (``DINERI_LEGACY_TOKENS``, on by default): they
-are renewed to the current format on first use, so an upgrade signs nobody out mid-match, and
-revoking the player's tokens (version 1 and up) refuses them for good.
+cookie, are taken as version 0 signed long ago (``DINERI_LEGACY_TOKENS``, on by default) until
+``DINERI_LEGACY_TOKENS_UNTIL`` (they carry no time, so a fixed end of the transition is their
+expiry): they are renewed to the current format on first use, so an upgrade signs nobody out
+mid-match, and revoking the player's tokens (version 1 and up) refuses them for good.
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ class TokenClaims:
 
 class Tokens:
     """Signs and checks player tokens with the server's secret key; ``lifetime`` in seconds;
-    ``legacy``: also take first-format tokens (as version 0, due for renewal at once)."""
+    ``legacy``: also take first-format tokens (as version 0, due for renewal at once) until the
+    Unix time ``legacy_until`` (``None``: no end)."""
 
-    def __init__(self, secret: str, lifetime: float = 30 * 24 * 3600, *, legacy: bool = True) -> None:
+    def __init__(self, secret: str, lifetime: float = 30 * 24 * 3600, *, legacy: bool = True,
+                 legacy_until: float | None = None) -> None:
         self._s = URLSafeTimedSerializer(secret, salt="dineri-player-2")
         self._legacy = URLSafeSerializer(secret, salt="dineri-player") if legacy else None
+        self._legacy_until = legacy_until
         self.lifetime = lifetime
 
     def make(self, player_id: str, version: int = 0) -> str:
@@ -87,7 +91,7 @@ class Tokens:
         return TokenClaims(value[0], value[1], signed.timestamp())
 
     def _check_legacy(self, token: str) -> TokenClaims | None:
-        if self._legacy is None:
+        if self._legacy is None or (self._legacy_until is not None and time.time() >= self._legacy_until):
             return None
         try:
             value = self._legacy.loads(token)

@@ -68,7 +68,7 @@ class Presence:
             if seat in self.announced_away:
                 self.announced_away.discard(seat)
                 if self.status == "playing":
-                    await self.post_event({"type": "player_back", "seat": seat})
+                    await self._announce({"type": "player_back", "seat": seat})
 
     def _clock_away_turns(self) -> int:
         n = self.settings.clock_away_turns
@@ -86,8 +86,20 @@ class Presence:
                                                                   "turns": streak})
         self.away.add(seat)
         self.announced_away.add(seat)
-        await self.post_event({"type": "player_away", "seat": seat, "reason": "clock"})
-        self._start_grace(seat)
+        self._start_grace(seat)  # first: the grace runs even if the announcement cannot be stored
+        await self._announce({"type": "player_away", "seat": seat, "reason": "clock"})
+
+    async def _announce(self, event: dict[str, Any]) -> None:
+        """Store and broadcast an away/back ``event`` if the database lets us: a stalled
+        database (``unavailable``) loses the announcement, never the grace or the forfeit that
+        depend on it (found by the adversarial pass: a seat that dropped during a stall was
+        away for ever and its match never ended)."""
+        try:
+            await self.post_event(event)
+        except Exception as e:  # Refused('unavailable') or a database error
+            log.warning("away/back not announced (database)", extra={
+                "table": self.id, "event": event.get("type"), "seat": event.get("seat"),
+                "error": repr(e)})
 
     async def _shared_count(self, seat: int, delta: int) -> None:
         """Count a socket of ``seat`` opening (+1) or closing (-1) in the site's shared presence."""
@@ -121,7 +133,7 @@ class Presence:
             if seat in self.announced_away:
                 self.announced_away.discard(seat)
                 if self.status == "playing":
-                    await self.post_event({"type": "player_back", "seat": seat})
+                    await self._announce({"type": "player_back", "seat": seat})
 
     async def disconnected(self, seat: int) -> None:
         """A connection of ``seat`` closed; at the last one, during a match, the seat is away
@@ -141,8 +153,8 @@ class Presence:
                 return  # still at the table through another process: not away
             self.away.add(seat)
             self.announced_away.add(seat)
-            await self.post_event({"type": "player_away", "seat": seat})
-            self._start_grace(seat)
+            self._start_grace(seat)  # first: the grace runs even if the announcement cannot be stored
+            await self._announce({"type": "player_away", "seat": seat})
 
     async def resume_timers(self) -> None:
         """Start again what must run for a playing table (another process that served its

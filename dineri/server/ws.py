@@ -34,7 +34,7 @@ from dineri.server.protocol import (
     parse_client,
     too_deep,
 )
-from dineri.server.session import TableSession
+from dineri.server.session import Refused, TableSession
 
 log = logging.getLogger("dineri.ws")
 router = APIRouter()
@@ -438,7 +438,10 @@ class TableClient:
                 self.conn.send({"type": "error", "id": msg.id, "code": "rate_limited",
                                 "message": "too many chat lines; wait a moment"})
                 return
-            await self.sess.chat(seat, msg.text)
+            try:
+                await self.sess.chat(seat, msg.text)
+            except Refused as e:  # the database did not answer in time: nothing was stored
+                self.conn.send({"type": "error", "id": msg.id, "code": e.code, "message": e.message})
 
     async def close(self) -> None:
         """The socket closed: the seat may become away."""

@@ -166,11 +166,6 @@ def rematch_of(s: Session, table_id: str) -> str | None:
     return t.rematch_id if t is not None else None
 
 
-def is_rematch_table(s: Session, table_id: str) -> bool:
-    """Whether ``table_id`` is the rematch table of a finished table."""
-    return s.execute(select(Table.id).where(Table.rematch_id == table_id).limit(1)).first() is not None
-
-
 def tables_with_status(s: Session, status: str) -> list[Table]:
     """Every table with ``status`` (the server reloads ``playing`` tables on start)."""
     return list(s.execute(select(Table).where(Table.status == status)).scalars())

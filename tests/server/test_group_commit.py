@@ -215,3 +215,39 @@ def test_sqlite_synchronous_is_the_setting(tmp_path: Path) -> None:
         engine.dispose()
     with pytest.raises(ValueError):
         make_engine(f"sqlite:///{tmp_path / 'x.db'}", synchronous="off")
+
+
+@pytest.mark.postgres
+def test_a_seat_that_drops_during_a_stall_still_forfeits_after_its_grace(pg_url: str) -> None:  # noqa: F811
+    """Found by the adversarial pass: the seat's last socket closes while the database is
+    stalled, so its ``player_away`` cannot be stored. Its grace must run all the same (then its
+    side forfeits): before, the seat stayed away with no timer and the match never ended.
+    A chat line in the stall is refused ``unavailable`` (it was an ``internal`` error)."""
+    srv = Server(pg_url, DINERI_DB_TIMEOUT="1", DINERI_GRACE_SECONDS="3",
+                 DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(srv)
+    locker = make_engine(pg_url)
+    try:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+
+        async def play() -> None:
+            a = await Client(srv, table["id"], players[0]["token"]).connect(last_event=0)
+            b = await Client(srv, table["id"], players[1]["token"]).connect(last_event=0)
+            with locker.connect() as conn:
+                conn.execute(text("LOCK TABLE events IN ACCESS EXCLUSIVE MODE"))
+                start = len(a.frames)
+                await a.send({"type": "chat", "id": "c1", "text": "hello?"})
+                refused = await a.wait_for(lambda f: f["type"] == "error" and f.get("id") == "c1", start)
+                assert refused["code"] == "unavailable", refused
+                await b.close()  # seat 1's last socket: its player_away cannot be stored now
+                await asyncio.sleep(2.5)  # past the database timeout
+                conn.rollback()  # the stall ends
+            over = await a.wait_for(lambda f: f["type"] == "event"
+                                    and f["event"]["type"] == "match_over", timeout=20)
+            assert over["event"]["reason"] == "forfeit" and over["event"]["winner"] == 0
+            await a.close()
+        asyncio.run(play())
+    finally:
+        locker.dispose()
+        srv.stop()
+        api.http.close()

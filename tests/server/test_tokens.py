@@ -122,6 +122,8 @@ def test_tokens_expire_carry_their_version_and_are_due_for_renewal_past_half_lif
     assert claims is not None and (claims.player_id, claims.version) == ("p1", 0)
     assert tokens.due_for_renewal(claims)
     assert Tokens(SECRET, 1000, legacy=False).check(legacy) is None
+    assert Tokens(SECRET, 1000, legacy_until=now - 1).check(legacy) is None  # the transition ended
+    assert Tokens(SECRET, 1000, legacy_until=now + 60).check(legacy) is not None
     assert tokens.check(URLSafeSerializer("another", salt="dineri-player").dumps("p1")) is None
     assert tokens.check("x" * 5000) is None
 
