@@ -112,3 +112,51 @@ def status_of(status: str, result: Json | None) -> str:
     if result is not None and result.get("reason") == "forfeit":
         return "forfeited"
     return "over"
+
+
+def game_of(doc: Json) -> str:
+    """The record's game (``"chkobba"`` when the document names none: the first records)."""
+    game = doc.get("game")
+    return game if isinstance(game, str) else "chkobba"
+
+
+def game_match_view(doc: Json) -> tuple[list[Json], Json]:
+    """The action log and final state of a record of a game other than Chkobba (Seven Diamonds,
+    golf4: ``dineri/records.py`` and the game's ``replay_steps``), for the admin match page.
+
+    Log entries have :func:`action_log`'s shape (``index``, ``step``, ``seat``, ``side``: the
+    game's ``side_of``, null for games without sides, ``player``, ``type``, ``action``, ``auto``,
+    ``events``, ``refused``); the state is ``dineri replay``'s output of the whole record (its
+    ``ok``/``error`` say where it stopped). Raises :class:`ReplayError` for a document that is
+    not a valid record of a registered game.
+    """
+    from dineri import records
+    from dineri.games import GameError, get_game
+
+    try:
+        state = records.replay_json(doc)
+        game = get_game(game_of(doc))
+        steps = game.replay_steps(doc)
+    except (ValueError, KeyError, GameError) as e:
+        raise ReplayError(str(e)) from None
+    options = doc.get("options") or {}
+    teams = game.teams(options)
+    players = doc.get("players") if isinstance(doc.get("players"), list) else None
+    out: list[Json] = []
+    for st in steps[1:]:
+        raw = st.get("action") or {}
+        seat = raw.get("seat") if isinstance(raw, dict) else None
+        out.append({"index": st["index"], "step": st["index"] + 1, "seat": seat,
+                    "side": game.side_of(options, seat) if teams and isinstance(seat, int) else None,
+                    "player": _player(players, seat), "type": raw.get("type"), "action": raw,
+                    "auto": bool(raw.get("auto")), "events": st.get("events") or [], "refused": None})
+    error = state.get("error")
+    if not state.get("ok") and isinstance(error, dict) and isinstance(error.get("index"), int):
+        i = error["index"]
+        actions = doc.get("actions") or []
+        raw = actions[i] if i < len(actions) and isinstance(actions[i], dict) else {}
+        seat = raw.get("seat")
+        out.append({"index": i, "step": i + 1, "seat": seat, "side": None, "player": _player(players, seat),
+                    "type": raw.get("type"), "action": raw, "auto": bool(raw.get("auto")), "events": [],
+                    "refused": {"code": error.get("code"), "message": error.get("message")}})
+    return out, state

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from dineri.admin import i18n
 from dineri.admin.auth import COOKIE, COOKIE_MAX_AGE, AdminAuth, LoginLimit
 from dineri.admin.queries import STATUSES, MatchFilter, get_match, list_matches
-from dineri.admin.replay import ReplayError, action_log, final_state, step
+from dineri.admin.replay import ReplayError, action_log, final_state, game_match_view, game_of, step
 from dineri.store import repo
 
 Json = dict[str, Any]
@@ -164,11 +164,16 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
         if (redirect := page_guard(request)) is not None:
             return redirect
         item, record = load(match_id)
+        game = game_of(record)
         try:
-            log, state = action_log(record), final_state(record)
+            if game == "chkobba":
+                log, state = action_log(record), final_state(record)
+            else:  # Seven Diamonds, golf4: their own records and replay steps
+                log, state = game_match_view(record)
         except ReplayError as e:
             log, state = [], {"ok": False, "error": {"index": None, "code": "malformed", "message": str(e)}}
-        return _render(request, "match.html", match=item, record=record, log=log, state=state)
+        template = "match.html" if game == "chkobba" else "match_game.html"
+        return _render(request, template, match=item, record=record, log=log, state=state, game=game)
 
     @router.get("/matches/{match_id}/record")
     def match_record(request: Request, match_id: int) -> Response:
@@ -181,6 +186,8 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
         if (redirect := page_guard(request)) is not None:
             return redirect
         item, record = load(match_id)
+        if game_of(record) != "chkobba":  # the text viewer is Chkobba's; the visual replay draws any game
+            return RedirectResponse(f"/replay?match={match_id}", status_code=303)
         raw = request.query_params.get("step")
         total = len(record.get("actions") or [])
         if raw and not (len(raw) <= 9 and raw.isascii() and raw.isdigit() and int(raw) <= total):
@@ -206,7 +213,10 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
         api_guard(request)
         item, record = load(match_id)
         try:
-            log, state = action_log(record), final_state(record)
+            if game_of(record) == "chkobba":
+                log, state = action_log(record), final_state(record)
+            else:
+                log, state = game_match_view(record)
         except ReplayError as e:
             raise HTTPException(500, {"code": "bad_record", "message": str(e)}) from None
         return {**item, "options": record.get("options"), "first_dealer": record.get("first_dealer"),
