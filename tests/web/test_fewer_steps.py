@@ -64,7 +64,7 @@ def test_one_step_create_then_one_step_join_and_play_now(browser: Any, fresh_ser
     second.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=20000)
     tables = [p.request.get("/api/tables/" + p.url.split("/t/")[1]).text() for p in (page, second)]
-    assert page.url == second.url, tables
+    assert page.url == second.url, tables  # a public table's address carries no code
     for p in (page, second):
         p.locator("#board").wait_for(state="visible")
     names = page.locator("#board").inner_text()

@@ -96,7 +96,8 @@
   // A private table's page keeps its code in the address, so a reload (or a seat given up)
   // still finds the table: without it a private table answers 404 to a visitor without a seat.
   function keepCodeInUrl() {
-    if (!inviteCode || params.get("code") === inviteCode || !window.history.replaceState) { return; }
+    if (!inviteCode || (S.table && S.table.public) || params.get("code") === inviteCode ||
+        !window.history.replaceState) { return; }  // a public table needs no code in its address
     params.set("code", inviteCode);
     history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
   }
