@@ -69,7 +69,8 @@
         table = t;
         if (!t.public) { muteButtons(); return null; }
         A.call("GET", "/api/tables/" + encodeURIComponent(id) + "/watchers").then(function (w) {
-          document.getElementById("watchers").textContent =
+          // Nobody watching says nothing (no "0 watching" above the table).
+          document.getElementById("watchers").textContent = !w.spectators ? "" :
             fmt(ngettext("{n} watching", "{n} watching", w.spectators), { n: w.spectators });
         }, function () { /* gone */ });
         return A.call("GET", "/api/tables/" + encodeURIComponent(id) + "/rated").then(function (r) {
