@@ -109,7 +109,15 @@ def _add_server_commands(sub: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dineri`` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        # The reader went away (``dineri replay rec.json | head``): stop quietly, as cat does.
+        # Standard output is pointed at /dev/null so the interpreter's final flush cannot fail.
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

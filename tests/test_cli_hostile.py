@@ -47,3 +47,23 @@ def test_missing_file_exits_2() -> None:
     run = _run("replay", "/nonexistent/record.json")
     assert run.returncode == 2
     assert b"cannot read" in run.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_replay_quietly(tmp_path: Path) -> None:
+    """``dineri replay rec.json | head -c 10``: the reader closes the pipe early; the command
+    stops with no traceback and exit 0 (found by the fresh-user trial: a BrokenPipeError
+    traceback, exit 1)."""
+    import json
+
+    cases = sorted((Path(__file__).parent / "cases" / "chkobba").glob("*.json"))
+    line = json.dumps(json.loads(cases[0].read_text())["record"])  # a case holds its record
+    many = tmp_path / "many.jsonl"
+    many.write_text("\n".join([line] * 2000) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", "replay", "--jsonl", str(many)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.read(10)
+    proc.stdout.close()  # the reader goes away with most of the output unread
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert len(first) == 10 and "Traceback" not in err and "BrokenPipe" not in err
