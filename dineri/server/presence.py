@@ -42,6 +42,7 @@ class Presence:
     _clock_tasks: dict[int, asyncio.Task[None]]  # seat -> its turn clock's task
     _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
     _grace: dict[int, asyncio.Task[None]]
+    _grace_at: dict[int, float]
     _clock_streak: dict[int, int]
     shared_presence: SharedPresence | None  # the site's presence in Redis (issue 9), if any
 
@@ -183,6 +184,14 @@ class Presence:
         if old is not None:
             old.cancel()
         self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_expiry(seat))
+        # When the side forfeits, for the table info (the page's countdown, issue 13 item 3).
+        self._grace_at[seat] = time.time() + self.settings.grace_seconds
+
+    def forfeit_at(self, seat: int) -> float | None:
+        """When ``seat``'s running grace ends and its side forfeits (Unix seconds), or ``None``
+        when no grace runs for it."""
+        task = self._grace.get(seat)
+        return self._grace_at.get(seat) if task is not None and not task.done() else None
 
     async def _grace_expiry(self, seat: int) -> None:
         await asyncio.sleep(self.settings.grace_seconds)

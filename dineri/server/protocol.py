@@ -145,6 +145,8 @@ class SeatInfo(_Msg):
     player: str | None = None
     player_id: str | None = None
     away: bool = False
+    #: An away seat's forfeit time (Unix seconds): its grace ends then and its side forfeits.
+    forfeit_at: float | None = None
 
 
 class SeatClock(_Msg):

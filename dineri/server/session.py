@@ -106,6 +106,7 @@ class TableSession(Presence):
         self._clock_tasks: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, float] = {}
         self._grace: dict[int, asyncio.Task[None]] = {}
+        self._grace_at: dict[int, float] = {}  # seat -> when its running grace ends (Unix s)
         self._clock_streak: dict[int, int] = {}  # seat -> its turns played by the clock in a row
         self.origin = ""
         self.touched = time.monotonic()  # last use, for evicting finished tables from memory
@@ -251,6 +252,9 @@ class TableSession(Presence):
             seats.append({"seat": i, "side": game.side_of(self.options, i),
                           "player": row.name if row else None, "player_id": row.player_id if row else None,
                           "away": i in self.announced_away})
+            at = self.forfeit_at(i) if i in self.announced_away else None
+            if at is not None:
+                seats[-1]["forfeit_at"] = round(at, 3)
         info: dict[str, Any] = {
             "id": self.id, "game": self.game_name, "status": self.status, "options": self.options,
             "public": self.public, "clock": self.clock, "host": self.host_name, "host_id": self.host_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -68,6 +69,10 @@ def test_grace_expiry_forfeits_the_side(quick: tuple[Server, Api]) -> None:
         assert away["event"]["seat"] == 3
         view = await clients[0].wait_for(lambda f: f["type"] == "table" and f["table"]["seats"][3]["away"])
         assert view["table"]["seats"][3]["away"] is True
+        # The table says when the side forfeits (the page's countdown, issue 13 item 3).
+        forfeit_at = view["table"]["seats"][3]["forfeit_at"]
+        assert time.time() < forfeit_at <= time.time() + 1.5
+        assert all("forfeit_at" not in s for s in view["table"]["seats"][:3])
         over = await clients[0].wait_for(is_event("match_over"), timeout=10)
         forfeit = _events(clients[0], "forfeit")[0]
         assert forfeit == {"type": "forfeit", "seat": 3, "side": 1, "auto": True}
