@@ -245,7 +245,7 @@ class TableSession(Presence):
 
     def info(self, *, with_code: bool = False) -> dict[str, Any]:
         """The public table info (``TableInfo`` of the protocol); ``code`` only when asked."""
-        seats = []
+        seats: list[dict[str, Any]] = []
         game = get_game(self.game_name)
         for i in range(self.seats):
             row = self.seat_rows.get(i)
