@@ -493,6 +493,12 @@ class TableSession(Presence):
                 await self._reload()  # judge again on the state the other process left
             return _error(client_id, "retry", "the table kept changing; send the action again"), False
 
+    async def behind(self) -> bool:
+        """True when the stored table has events this session has not read (another process
+        wrote): one small read, without the table's lock (a hello checks it before serving from
+        memory, issue 7 item 5)."""
+        return await self._behind()
+
     async def _behind(self) -> bool:
         """True when the stored table has events this session has not read (another process)."""
         def read(s: Session) -> int:

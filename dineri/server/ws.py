@@ -21,7 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from dineri.server.auth import COOKIE
-from dineri.server.deps import Services, authenticate_sync, token_from
+from dineri.server.deps import Services, authenticate, token_from
 from dineri.server.edge import SocketCaps
 from dineri.server.frames import Receiver, dumps, frames_for
 from dineri.server.protocol import (
@@ -138,6 +138,7 @@ class RateLimit:
 MAX_SOCKETS = 4  # open sockets of one player at one table; a fifth closes the oldest
 HELLOS_PER_SECOND, HELLO_BURST = 0.2, 4.0  # hellos per socket: 4 at once, then one per 5 s
 CLOSE_LATER = 1013  # a socket over a cap (anonymous or spectator sockets): try again later
+CLOSE_UNAVAILABLE = 1011  # the server could not read what the socket needs (the database failed)
 CLOSE_NO_HELLO = 4408  # a table socket that sent no hello within DINERI_HELLO_TIMEOUT
 CLOSE_REPLACED = 4429  # the close code of a player's oldest socket when they open one too many
 
@@ -233,9 +234,12 @@ def _caps(ws: WebSocket, settings: Any) -> SocketCaps:
     return caps
 
 
-def _player_id(ws: WebSocket, services: Services) -> str | None:
+async def _player_id(ws: WebSocket, services: Services) -> str | None:
+    """The player of the socket's token (expired and revoked tokens count as none), read on a
+    worker thread: a slow or locked database never stops the event loop (issue 7 item 3).
+    Raises what the read raises."""
     token = token_from(ws.headers.get("authorization"), ws.cookies.get(COOKIE), ws.query_params.get("token"))
-    found = authenticate_sync(services, token)  # expired and revoked tokens count as none
+    found = await authenticate(services, token)
     return found[0].id if found is not None else None
 
 
@@ -356,9 +360,10 @@ class TableClient:
         """Welcome, the missed events (when they can be resumed) and the full view.
 
         Served from memory (the session's state and its ring of recent events) without the
-        table's lock when it can be: nothing awaits between reading the state and queueing the
-        frames, so no change can come in between; else under the lock, from storage (issue 7
-        item 5: hellos must not slow the table's players)."""
+        table's lock when it can be (no other process wrote; the ring holds the missed events):
+        nothing awaits between reading the state and queueing the frames, so no change can come
+        in between; else under the lock, from storage (issue 7 item 5: hellos must not slow
+        the table's players)."""
         sess = self.sess
         if not self.hellos.allow():
             self.conn.send({"type": "error", "id": None, "code": "rate_limited",
@@ -369,7 +374,9 @@ class TableClient:
         # Missed events go through the bounded send queue: replay only as many as fit easily.
         window = min(settings.resume_window, settings.send_queue_size // 2)
         after = msg.last_event
-        if not sess.stale:
+        # Memory is current unless another process wrote: Redis bundles mark the session stale,
+        # and one small read (no lock) catches a process sharing the database without Redis.
+        if not sess.stale and not await sess.behind() and not sess.stale:
             last = sess.last_seq
             resume = after is not None and after <= last and last - after <= window
             missed = sess.frames.history(after) if resume and after is not None else []
@@ -483,9 +490,15 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await _refuse(ws, 4404)
         return
     await sess.fresh()
-    player_id = _player_id(ws, services)
+    try:
+        player_id = await _player_id(ws, services)
+    except Exception:  # the database failed: a clean close the client retries (never an HTTP 500)
+        log.warning("socket refused: the player could not be read", extra={"table": table_id})
+        await _refuse(ws, CLOSE_UNAVAILABLE)
+        return
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
-        await _refuse(ws, 4403)
+        # A stranger gets exactly what a missing table gets (issue 7 item 9).
+        await _refuse(ws, 4404)
         return
     caps = _caps(ws, settings)
     ticket = caps.admit(_address(ws), table_id, anonymous=player_id is None,

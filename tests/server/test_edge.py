@@ -250,3 +250,62 @@ def test_sockets_are_not_compressed_by_default(server: Server) -> None:
             await ws.recv()
             return ws.response.headers.get("Sec-WebSocket-Extensions")
     assert asyncio.run(run()) is None
+
+
+@pytest.mark.postgres
+def test_token_handshakes_never_stop_the_loop_while_the_database_is_locked() -> None:
+    """Before: the socket read its player's token on the event loop; with the players table
+    locked, three token handshakes froze the whole server (``/healthz`` too) until the lock went."""
+    import secrets as _secrets
+
+    from sqlalchemy import create_engine, text
+
+    pg = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    schema = "t_" + _secrets.token_hex(6)
+    admin = create_engine(pg)
+    with admin.begin() as c:
+        c.execute(text(f"CREATE SCHEMA {schema}"))
+    url = f"{pg}?options=-csearch_path%3D{schema}"
+    srv = Server(url)
+    srv.start()
+    try:
+        api = Api(srv)
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        api.http.close()
+
+        async def run() -> float:
+            locker = create_engine(url)
+            lock = locker.connect()
+            tx = lock.begin()
+            lock.execute(text("LOCK TABLE players IN ACCESS EXCLUSIVE MODE"))  # every player read waits
+            try:
+                ws_url = f"{srv.ws_base}/ws/tables/{table['id']}?token={players[0]['token']}"
+                socks = [asyncio.create_task(refusal_or_frame(ws_url)) for _ in range(3)]
+                await asyncio.sleep(1.0)
+                t0 = time.monotonic()
+                async with httpx.AsyncClient(timeout=20) as http:
+                    assert (await http.get(srv.base + "/healthz")).status_code == 200
+                took = time.monotonic() - t0
+                await asyncio.sleep(2.0)
+            finally:
+                tx.rollback()
+                lock.close()
+                locker.dispose()
+            for task in socks:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 30)
+            return took
+        assert asyncio.run(run()) < 2.0  # answered at once, not after the lock went
+    finally:
+        srv.stop()
+        with admin.begin() as c:
+            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+async def refusal_or_frame(url: str) -> None:
+    """Open a socket and say hello; return once anything (a frame or a close) comes back."""
+    async with connect(url, open_timeout=30) as ws:
+        await ws.send('{"type": "hello", "last_event": null}')
+        with contextlib.suppress(ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 30)

@@ -185,7 +185,7 @@ def test_a_deeply_nested_frame_is_malformed_and_the_socket_lives(server: Server,
 
 
 def test_refused_sockets_get_the_documented_close_codes(server: Server, api: Api) -> None:
-    """4404 no such table, 4403 a private table for a stranger, 1008 a foreign Origin (both
+    """4404 no such table and a private table for a stranger, 1008 a foreign Origin (both
     sockets): the socket is accepted, then closed with that code."""
     host, stranger = api.player("Host"), api.player("Stranger")
     private = api.table(host, public=False)
@@ -194,8 +194,9 @@ def test_refused_sockets_get_the_documented_close_codes(server: Server, api: Api
 
     async def run() -> None:
         assert await refusal(f"{base}/ws/tables/nosuchtable") == 4404
-        assert await refusal(f"{base}/ws/tables/{private['id']}?token={stranger['token']}") == 4403
-        assert await refusal(f"{base}/ws/tables/{private['id']}") == 4403
+        # A stranger at a private table gets what a missing table gets (issue 7 item 9; was 4403).
+        assert await refusal(f"{base}/ws/tables/{private['id']}?token={stranger['token']}") == 4404
+        assert await refusal(f"{base}/ws/tables/{private['id']}") == 4404
         evil = "http://evil.example"
         assert await refusal(f"{base}/ws/tables/{public['id']}", origin=evil) == 1008
         assert await refusal(f"{base}/ws/lobby", origin=evil) == 1008

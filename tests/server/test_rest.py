@@ -144,7 +144,7 @@ def test_private_tables_cannot_be_watched_and_tokens_stay_out_of_logs(server: Se
     api.sit(host, t, seat=0)
 
     async def run() -> None:
-        assert await refusal(f"{server.ws_base}/ws/tables/{t['id']}?token={guest['token']}") == 4403
+        assert await refusal(f"{server.ws_base}/ws/tables/{t['id']}?token={guest['token']}") == 4404
         async with connect(f"{server.ws_base}/ws/tables/{t['id']}?token={host['token']}") as ws:
             await ws.send(json.dumps({"type": "hello"}))
             assert json.loads(await ws.recv())["seat"] == 0

@@ -207,7 +207,7 @@ def test_revoking_a_players_tokens_refuses_every_one_of_them(tmp_path: Path) -> 
         import asyncio
 
         from tests.server.harness import refusal
-        assert asyncio.run(refusal(f"{srv.ws_base}/ws/tables/{t['id']}?token={me['token']}")) == 4403
+        assert asyncio.run(refusal(f"{srv.ws_base}/ws/tables/{t['id']}?token={me['token']}")) == 4404
         assert _me(srv, other["token"]).status_code == 200
         # The admin API does the same; an unknown player is a 404; no admin token, no revocation.
         admin = {"Authorization": "Bearer " + env["DINERI_ADMIN_TOKEN"]}
