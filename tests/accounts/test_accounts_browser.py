@@ -79,8 +79,15 @@ def test_guest_claims_signs_in_elsewhere_and_finds_the_match(browser: Any, web: 
     assert "Youssef" in match.inner_text() and "Gagné" in match.inner_text()
     record = other.request.get(match.locator("a.record").get_attribute("href"))
     assert record.ok and record.json()["players"] == ["Amira", "Youssef"]
+    # "Replay" opens the visual replay (the table drawn, as the table page does); the list of
+    # every action stays one link away (the fresh-user trial found only that list).
+    steps_href = match.locator("a.steps").get_attribute("href")
     match.locator("a.replay").click()
-    page.wait_for_url(re.compile(r"/matches/\d+$"))
+    page.wait_for_url(re.compile(r"/replay\?played=\d+$"))
+    page.locator("#viewer").wait_for(state="visible")
+    page.click("#next")
+    page.wait_for_function("document.body.dataset.step === '1'")
+    page.goto(steps_href)
     page.wait_for_function("document.getElementById('step-state').children.length > 0")
     assert page.locator("#step-range").get_attribute("max") != "0"
     page.click("#step-first")
