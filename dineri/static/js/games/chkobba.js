@@ -308,8 +308,8 @@
     var o = v.options;
     $("scorebar").textContent = "";
     $("scorebar").appendChild(el("div", { class: "score-line" }, [
-      el("span", { text: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) }),
-      el("span", { text: fmt(_("to {n} points"), { n: o.target }) + (o.best_of > 1 ? " · " + fmt(_("best of {n} games"), { n: o.best_of }) : "") })
+      el("span", { text: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) + " · " +
+        fmt(_("to {n} points"), { n: o.target }) + (o.best_of > 1 ? " · " + fmt(_("best of {n} games"), { n: o.best_of }) : "") })
     ]));
     // Your own side first, as in the round summary and the piles.
     (me ? [ctx.seat % 2, 1 - ctx.seat % 2] : [0, 1]).forEach(function (side) {

@@ -204,8 +204,7 @@
     var bar = $("scorebar");
     bar.textContent = "";
     bar.appendChild(el("div", { class: "score-line" }, [
-      el("span", { text: fmt(_("Round {round} of {rounds}"), { round: v.round, rounds: o.rounds }) }),
-      el("span", { text: _("Lowest total wins") })
+      el("span", { text: fmt(_("Round {round} of {rounds}"), { round: v.round, rounds: o.rounds }) + " · " + _("Lowest total wins") })
     ]));
     var totals = el("div", { class: "g4-totals" }, (v.totals || []).map(function (t, s) {
       return el("span", { "data-seat": s, class: "g4-total-item", text: fmt(_("{name}: {n}"), { name: ctx.playerName(s), n: t }) });

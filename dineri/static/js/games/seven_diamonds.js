@@ -264,8 +264,7 @@
     var bar = $("scorebar");
     bar.textContent = "";
     bar.appendChild(el("div", { class: "score-line" }, [
-      el("span", { text: fmt(_("Round {round}"), { round: v.round }) }),
-      el("span", { text: fmt(_("to {n} points"), { n: o.target }) })
+      el("span", { text: fmt(_("Round {round}"), { round: v.round }) + " · " + fmt(_("to {n} points"), { n: o.target }) })
     ]));
     (me ? [ctx.sideOf(ctx.seat), 1 - ctx.sideOf(ctx.seat)] : [0, 1]).forEach(function (side) {
       bar.appendChild(el("div", { class: "score side-" + side, "data-side": side }, [
@@ -290,6 +289,7 @@
   /** The controls of this moment (the table page only; the replay page has none). */
   function drawControls(v, ctx) {
     var me = ctx.me;
+    $("sd-hints").closest("label").hidden = !me;  // marks a hand: a spectator has none (trial item 8)
     $("last-round-btn").hidden = !(v.rounds && v.rounds.length);
     var myTurn = me && v.turn === ctx.seat;
     var stage2 = v.doubler !== null && v.doubler !== undefined;
