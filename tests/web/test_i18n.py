@@ -69,11 +69,12 @@ def test_catalogue_is_complete_and_compiled(lang: str) -> None:
     assert {_key(i) for i in translated} == pot_ids
     for msgid, value in translated.items():
         # Same placeholders in the translation (each plural form) as in the English text; only
-        # Arabic's "one" and "two" forms may leave the count out, the word says it ("ورقتان").
+        # Arabic's "zero", "one" and "two" forms may leave the count out, the word says it
+        # ("لا أوراق", "ورقتان").
         wanted = sorted(PLACEHOLDER.findall(_key(msgid)))
         for form, text in enumerate(_texts(value)):
             found = sorted(PLACEHOLDER.findall(text))
-            if lang == "ar" and isinstance(msgid, tuple) and form in (1, 2):
+            if lang == "ar" and isinstance(msgid, tuple) and form in (0, 1, 2):
                 assert set(found) <= set(wanted), (lang, msgid, form)
             else:
                 assert found == wanted, (lang, msgid)
@@ -245,13 +246,24 @@ def test_computer_players_strategies_are_words() -> None:
 def test_card_counts_take_plural_forms() -> None:
     """Card counts are plural messages (ngettext): Arabic gets its six forms (0, 1, 2, 3–10,
     11–99, 100+), French its three, each with the count, except that Arabic's one and two say
-    the number in the word and do not repeat it (issue 13, item 8: not "2 ورقتان"); the scripts
-    get every form."""
+    the number in the word and do not repeat it (issue 13, item 8: not "2 ورقتان") and its zero
+    says none (not "0 ورقة"); the scripts get every form."""
     ar = i18n.js_catalogue("ar")
     for msgid in ("{n} card", "{n} card in hand", "Pile: {n} card"):
         forms = ar[msgid]
         assert isinstance(forms, list) and len(forms) == 6
-        assert all("{n}" in f for i, f in enumerate(forms) if i not in (1, 2))
+        assert all("{n}" in f for i, f in enumerate(forms) if i not in (0, 1, 2))
+        assert "لا أوراق" in forms[0]  # none: not "0 ورقة" (trial item 7)
         assert "{n}" not in forms[1] and "{n}" not in forms[2] and "ورقتان" in forms[2]
     assert ar["{n} card"][1:5] == ["ورقة واحدة", "ورقتان", "{n} أوراق", "{n} ورقة"]
     assert i18n.js_catalogue("fr")["{n} card"] == ["{n} carte", "{n} de cartes", "{n} cartes"]
+
+
+def test_waiting_for_one_player_to_look_is_singular() -> None:
+    """golf4's peek line is a plural message: French says 'doit … ses' for one player, 'doivent …
+    leurs' for several (trial item 5); Arabic calls Seven Diamonds by the seed's name everywhere."""
+    fr = i18n.js_catalogue("fr")["{names} still has to look at their cards."]
+    assert fr[0] == "{names} doit encore regarder ses cartes." and "doivent" in fr[2] and "leurs" in fr[2]
+    ar = {m.id: m.string for m in _po("ar") if isinstance(m.id, str)}
+    assert ar["Seven Diamonds"] == "سبعة الديمن"
+    assert not any("سبعة الديناري" in (s if isinstance(s, str) else " ".join(s)) for s in ar.values())

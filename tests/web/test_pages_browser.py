@@ -286,6 +286,15 @@ def test_arabic_keeps_links_left_to_right_and_lists_with_its_comma(browser: Any,
     mine.wait_for_function("document.body.dataset.phase === 'cut'")
     mine.click("#cut-random")
     mine.wait_for_function("document.getElementById('log').textContent.includes('\u2068Leila\u2069')")
+    # The lobby lists a table's seated players with the Arabic comma too (trial item 7).
+    t = a.request.post("/api/tables", data={"game": "chkobba", "public": True, "clock": 0,
+                                             "options": {"seats": 4, "target": 11, "best_of": 1}}).json()
+    for seat, c in enumerate((a, b)):
+        assert c.request.post(f"/api/tables/{t['id']}/seats", data={"seat": seat}).ok
+    page.goto("/")
+    seated = page.locator(f'.lobby-table[data-table="{t["id"]}"] .hint')
+    seated.wait_for()
+    assert "Leila، Karim" in seated.inner_text() and ", " not in seated.inner_text()
     for c in (a, b, ctx):
         c.close()
     assert console.errors == []

@@ -274,7 +274,9 @@
     switch (v.phase) {
       case "peek":
         if (ctx.me && v.peeks[ctx.seat] === null) { return _("Look once at your two bottom cards, or don't."); }
-        return fmt(_("Waiting for {names} to look at their cards."), { names: names(toAct(v), ctx) });
+        var peekers = toAct(v), who = names(peekers, ctx);  // one player: a singular verb (trial item 5)
+        return fmt(ngettext("{names} still has to look at their cards.", "{names} still have to look at their cards.",
+          peekers.length), { names: who });
       case "play":
         if (mine && v.holding) {
           return v.holding.from === "stock" ? _("Swap the card you drew into one of your slots, or discard it.")
