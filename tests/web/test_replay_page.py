@@ -16,6 +16,7 @@ from tests.web.tables import cut_and_keep, open_table, player, started
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 CASES = Path(__file__).resolve().parents[1] / "cases" / "chkobba"
+GOLF4 = Path(__file__).resolve().parents[1] / "cases" / "golf4"
 
 DRAWN = """() => ({
     table: Array.from(document.querySelectorAll('#table-cards .card')).map((c) => c.dataset.card),
@@ -138,3 +139,50 @@ def test_a_long_match_every_step_and_a_jump_to_a_round(browser: Any, server: str
     assert page.locator("#replay-error").inner_text() == "That file is not a Dineri match record."
     ctx.close()
     assert [e for e in console.errors if "422" not in e] == []  # the refused upload is logged by the browser
+
+
+GOLF4_DRAWN = """() => ({
+    position: document.getElementById('position').textContent, step: document.body.dataset.step,
+    board: document.getElementById('board').innerText,
+    shown: Array.from(document.querySelectorAll('.g4-slots .card')).map((c) => c.dataset.shown).join(','),
+    grids: Array.from(document.querySelectorAll('.g4-slots')).map((g) => getComputedStyle(g).display),
+    bullets: Array.from(document.querySelectorAll('.g4-slots li')).map((li) => getComputedStyle(li).display),
+    names: Array.from(document.querySelectorAll('#scorebar .g4-total-item bdi')).map((b) => b.textContent),
+    width: document.documentElement.scrollWidth })"""
+
+
+def test_a_golf4_record_steps_with_a_counter_and_a_changing_board(browser: Any, server: str, console: Any,
+                                                                 tmp_path: Path) -> None:
+    """Fresh-user trial item 2: the golf4 replay steps (the counter says Step i of n, the board
+    changes), each player's four cards are a 2 x 2 grid, not a bulleted list, and the totals isolate
+    each name (an Arabic name beside a Latin one never reads 'Alice: 00 :سامي')."""
+    record = json.loads((GOLF4 / "full-match.json").read_text(encoding="utf-8"))["record"]
+    record["players"] = ["Alice", "سامي"]
+    path = tmp_path / "golf4.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server, locale="ar",
+                              extra_http_headers={"Accept-Language": "ar"})
+    ctx.add_cookies([{"name": "dineri_lang", "value": "ar", "url": server}])
+    page = console.watch(ctx.new_page())
+    page.goto("/replay")
+    page.set_input_files("#record-file", str(path))
+    page.locator("#viewer").wait_for(state="visible")
+    steps = len(record["actions"])
+    seen = [page.evaluate(GOLF4_DRAWN)]
+    assert seen[0]["step"] == "0" and seen[0]["position"] != ""
+    assert seen[0]["grids"] == ["grid", "grid"] and "list-item" not in seen[0]["bullets"]
+    assert seen[0]["names"] == ["Alice", "سامي"]
+    for i in range(1, 6):
+        page.click("#next")
+        page.wait_for_function("(i) => document.body.dataset.step === String(i)", arg=i)
+        seen.append(page.evaluate(GOLF4_DRAWN))
+    positions = [s["position"] for s in seen]
+    assert len(set(positions)) == len(positions) and all(str(steps) in p for p in positions), positions
+    boards = [(s["board"], s["shown"]) for s in seen]
+    assert len({b for b in boards}) > 1  # the stock, discard, card in hand or cards moved
+    page.keyboard.press("End")
+    page.wait_for_function("(n) => document.body.dataset.step === String(n)", arg=steps)
+    last = page.evaluate(GOLF4_DRAWN)
+    assert last["names"] == ["Alice", "سامي"] and last["width"] <= 360
+    ctx.close()
+    assert console.errors == []

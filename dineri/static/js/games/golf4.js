@@ -206,8 +206,11 @@
     bar.appendChild(el("div", { class: "score-line" }, [
       el("span", { text: fmt(_("Round {round} of {rounds}"), { round: v.round, rounds: o.rounds }) + " · " + _("Lowest total wins") })
     ]));
+    // Each name in its own <bdi>, so "سامي: 0" never runs into "Alice: 0" (trial item 2).
     var totals = el("div", { class: "g4-totals" }, (v.totals || []).map(function (t, s) {
-      return el("span", { "data-seat": s, class: "g4-total-item", text: fmt(_("{name}: {n}"), { name: ctx.playerName(s), n: t }) });
+      var parts = _("{name}: {n}").split("{name}");
+      return el("span", { "data-seat": s, class: "g4-total-item" }, [
+        fmt(parts[0], { n: t }), el("bdi", { text: ctx.playerName(s) }), fmt(parts.slice(1).join("{name}"), { n: t })]);
     }));
     bar.appendChild(totals);
     if ($("last-round-btn")) { $("last-round-btn").hidden = !(v.rounds && v.rounds.length); }
