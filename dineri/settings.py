@@ -95,6 +95,13 @@ class Settings(BaseSettings):
         default="normal", description="SQLite PRAGMA synchronous in WAL mode: normal survives a process "
                                       "crash, full also a power loss (an fsync per group commit)")
 
+    # --- table ownership (issue 8 item 3, issue 9 item 1; dineri/store/lease.py) ---
+    node: str | None = Field(default=None, max_length=128,
+                             description="this process's name as a table owner; unique per process of a "
+                                         "site (dineri serve: host:port when unset)")
+    lease_seconds: float = Field(default=15.0, ge=1, le=3600,
+                                 description="a table lease's life; renewed every third of it")
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split(cls, value: object) -> object:

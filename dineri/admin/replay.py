@@ -106,7 +106,10 @@ def step(doc: Json, i: int) -> Json:
 
 def status_of(status: str, result: Json | None) -> str:
     """The admin's status of a stored match: ``playing`` (in progress), ``forfeited`` (over by
-    a forfeit, R33) or ``over``."""
+    a forfeit, R33), ``over``, or ``quarantined`` (its stored record does not replay: issue 7
+    item 1)."""
+    if status == "quarantined":
+        return status
     if status != "over":
         return "playing"
     if result is not None and result.get("reason") == "forfeit":

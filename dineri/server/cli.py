@@ -16,6 +16,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dineri.settings import Settings
 
     settings = Settings()
+    if settings.node is None:  # a node restarted on its port takes its table leases back at once
+        import socket
+
+        settings = settings.model_copy(update={"node": f"{socket.gethostname()}:{args.port}"})
     setup_logging(settings.log_level)
     app = create_app(settings)
     # The socket edge (issue 7 item 4): request heads time out, connections are capped per address.

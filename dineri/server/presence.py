@@ -171,21 +171,27 @@ class Presence:
                     self._start_grace(seat)
             self._arm_clock()
 
-    def _grace_for_absent(self) -> None:
+    def _grace_for_absent(self, since: float | None = None) -> None:
         """Start the grace period (silently) of every human seat with no connection here.
-        Computer seats (``is_bot``) play without a socket and never lapse."""
+        Computer seats (``is_bot``) play without a socket and never lapse. ``since``: when the
+        seats' absence began (``time.monotonic()``; a table loaded lazily after a restart counts
+        from the process's start, issue 8 item 6); default now."""
+        left = self.settings.grace_seconds
+        if since is not None:
+            left = max(0.0, left - (time.monotonic() - since))
         for seat, row in self.seat_rows.items():
             if not row.is_bot and not self.connections.get(seat):
                 self.away.add(seat)
-                self._start_grace(seat)
+                self._start_grace(seat, left)
 
-    def _start_grace(self, seat: int) -> None:
+    def _start_grace(self, seat: int, delay: float | None = None) -> None:
         old = self._grace.pop(seat, None)
         if old is not None:
             old.cancel()
-        self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_expiry(seat))
+        wait = self.settings.grace_seconds if delay is None else delay
+        self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_expiry(seat, wait))
         # When the side forfeits, for the table info (the page's countdown, issue 13 item 3).
-        self._grace_at[seat] = time.time() + self.settings.grace_seconds
+        self._grace_at[seat] = time.time() + wait
 
     def forfeit_at(self, seat: int) -> float | None:
         """When ``seat``'s running grace ends and its side forfeits (Unix seconds), or ``None``
@@ -193,8 +199,8 @@ class Presence:
         task = self._grace.get(seat)
         return self._grace_at.get(seat) if task is not None and not task.done() else None
 
-    async def _grace_expiry(self, seat: int) -> None:
-        await asyncio.sleep(self.settings.grace_seconds)
+    async def _grace_expiry(self, seat: int, delay: float) -> None:
+        await asyncio.sleep(delay)
         async with self.lock:
             if seat not in self.away or self.match is None or self.match.over:
                 return

@@ -170,8 +170,9 @@ class TableInfo(_Msg):
 
     id: str
     game: str
-    status: Literal["open", "playing", "over", "expired"] = Field(
-        description="expired: an open table nobody joined for DINERI_OPEN_TABLE_TTL seconds (closed)")
+    status: Literal["open", "playing", "over", "expired", "quarantined"] = Field(
+        description="expired: an open table nobody joined for DINERI_OPEN_TABLE_TTL seconds (closed); "
+                    "quarantined: its stored match cannot be read (issue 7 item 1)")
     options: dict[str, Any]
     public: bool
     clock: int = Field(description="turn clock in seconds, 0 = off")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 import uuid
 from datetime import timedelta
@@ -21,7 +22,7 @@ from dineri.server.ratelimit import Window
 from dineri.server.session import Refused, TableSession
 from dineri.server.shared import SharedCounters, SharedPresence
 from dineri.settings import Settings
-from dineri.store import repo
+from dineri.store import lease, repo
 from dineri.store.models import utcnow
 from dineri.store.writer import Writer
 
@@ -36,6 +37,8 @@ LOBBY_MAX_PAGE = 1000  # pages beyond this are refused (422): deep offsets only 
 LOBBY_EVERY = 0.25  # seconds between two lobby pushes: changes in between are coalesced
 TOO_MANY = f"you already host {MAX_OPEN_TABLES} open tables: start or finish one first"
 SWEEP_EVERY = 60.0  # seconds between two sweeps (evicting finished tables, expiring open ones)
+DUE_EVERY = 1.0  # seconds between two polls of due tables (issue 8 item 6)
+DUE_AHEAD = 2.0  # a table due within this many seconds is loaded now (its timers armed in time)
 
 
 class RematchExists(Exception):
@@ -63,6 +66,11 @@ class TableService:
         # for a player connected to another process.
         self.presence = (SharedPresence(settings.redis_url, settings.redis_prefix, self.origin)
                          if settings.redis_url else None)
+        # This process as a table owner (issue 8 item 3): leases of a restarted node are its own.
+        self.node = settings.node or f"{socket.gethostname()}:{self.origin[:12]}"
+        self._renewer: asyncio.Task[None] | None = None
+        self._poller: asyncio.Task[None] | None = None
+        self.started = time.monotonic()
         self._sweeper: asyncio.Task[None] | None = None
         # Creations per player a minute: site-wide in Redis when shared (issue 9 item 3).
         self.creations = Window(CREATE_PER_MINUTE, 60.0, shared=shared, name="create")
@@ -75,18 +83,21 @@ class TableService:
         self.bots: Any = None
 
     async def start(self) -> None:
-        """Load every table with a match in progress (clocks and grace periods resume)."""
+        """Start the writer, the sweeper, the lease renewal and the poller of due tables. No
+        table is loaded here (issue 8 item 6: a restart answers at once, whatever the number of
+        live tables): a table loads when first used, or when the poller finds it due
+        (:meth:`load_due`: its turn clock or a grace period runs out soon), so every clock and
+        grace period still fires."""
         self.writer.start()
         if self.presence is not None:
             self.presence.on_peers_gone = self.take_over
             await self.presence.start()
-        def ids(s: Session) -> list[str]:
-            return [t.id for t in repo.tables_with_status(s, "playing")]
-        for table_id in await asyncio.to_thread(self._tx, ids):
-            await self.session(table_id)
+        self.started = time.monotonic()
+        self._poller = asyncio.get_running_loop().create_task(self._poll_due())
         ttl = self.settings.open_table_ttl
         every = min(SWEEP_EVERY, max(ttl / 4, 0.25)) if ttl > 0 else SWEEP_EVERY
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+        self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
 
     async def take_over(self, gone: set[str]) -> None:
         """Other processes of the site are gone (their presence marks expired: SIGKILL, a lost
@@ -109,10 +120,18 @@ class TableService:
         """Stop the sweeper and every session's timers."""
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._renewer is not None:
+            self._renewer.cancel()
+        if self._poller is not None:
+            self._poller.cancel()
         if self._lobby_task is not None:
             self._lobby_task.cancel()
         for sess in self.sessions.values():
             await sess.close()
+        try:  # a clean stop hands the tables on at once (another process may take them)
+            await self.writer.run(lambda s: lease.release_all(s, self.node))
+        except Exception:
+            log.exception("releasing the table leases failed")
         if self.presence is not None:
             try:
                 await self.presence.stop()
@@ -150,6 +169,55 @@ class TableService:
             await self.lobby_changed()
         return expired
 
+    async def _poll_due(self) -> None:
+        while True:
+            try:
+                await self.load_due()
+            except Exception:  # the database is away: poll again later
+                log.exception("loading due tables failed")
+            await asyncio.sleep(DUE_EVERY)
+
+    async def load_due(self) -> list[str]:
+        """Load the matches in progress that are due within :data:`DUE_AHEAD` seconds and not
+        loaded here, unless another live process owns them (``repo.due_tables``): their clocks
+        and grace periods then run (issue 8 item 6). Returns the ids loaded now."""
+        soon = utcnow() + timedelta(seconds=DUE_AHEAD)
+        owned = [tid for tid, sess in self.sessions.items() if sess.fence is not None]
+        found = await asyncio.to_thread(self._tx,
+                                        lambda s: repo.due_tables(s, soon, self.node, exclude=owned))
+        out = []
+        for table_id in found:
+            sess = self.sessions.get(table_id)
+            if sess is not None:  # loaded while another process owned it: take it over if it died
+                if sess.fence is None and await sess.adopt():
+                    out.append(table_id)
+            elif await self.session(table_id) is not None:
+                out.append(table_id)
+        if out:
+            log.info("due tables loaded", extra={"tables": len(out)})
+        return out
+
+    async def _renew_leases(self) -> None:
+        """Every third of ``lease_seconds``: renew every lease of this node (one statement) and
+        drop the sessions whose lease another process took (issue 8 item 3)."""
+        ttl = self.settings.lease_seconds
+        while True:
+            await asyncio.sleep(ttl / 3)
+            try:
+                held = await self.writer.run(lambda s: lease.renew(s, self.node, ttl))
+            except Exception:  # the database is away: try again; our writes stay fenced meanwhile
+                log.exception("lease renewal failed")
+                continue
+            for sess in list(self.sessions.values()):
+                if sess.fence is not None and held.get(sess.id) != sess.fence:
+                    sess.lease_lost()
+
+    def _drop(self, sess: TableSession) -> None:
+        """Forget a session whose lease was lost: the next use loads the table afresh."""
+        if self.sessions.get(sess.id) is sess:
+            del self.sessions[sess.id]
+            asyncio.get_running_loop().create_task(sess.close())
+
     def evict_finished(self, idle: float = EVICT_AFTER) -> int:
         """Forget sessions of finished (or expired) tables nobody watched for ``idle`` seconds
         (they reload from storage if asked for again); returns how many were dropped."""
@@ -178,7 +246,10 @@ class TableService:
             sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed,
                                 writer=self.writer)
             sess.shared_presence = self.presence
-            if not await sess.load(self.origin):
+            sess.on_lease_lost = self._drop
+            # In the first grace period after the start, nobody could connect since the start.
+            since = self.started if time.monotonic() - self.started < self.settings.grace_seconds else None
+            if not await sess.load(self.origin, self.node, absent_since=since):
                 return None
             self.sessions[table_id] = sess
         await self.resume_bots(sess)  # e.g. a computer seated at an open table before a restart

@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -34,7 +34,8 @@ from dineri.server.frames import Frames
 from dineri.server.presence import Presence
 from dineri.server.shared import SharedPresence
 from dineri.settings import Settings
-from dineri.store import repo
+from dineri.store import lease, repo
+from dineri.store.models import utcnow
 from dineri.store.writer import Unavailable, Writer
 
 log = logging.getLogger("dineri.table")
@@ -80,6 +81,11 @@ class TableSession(Presence):
         self.id = table_id
         self.sm = sm
         self.writer = writer  # the group-commit writer (None: each write in its own thread)
+        self.node: str | None = None  # this process as a table owner (None: no leases)
+        self.fence: int | None = None  # the fencing number of the lease this session holds
+        self.on_lease_lost: Callable[[TableSession], None] | None = None
+        self.absent_since: float | None = None
+        self.unreadable: str | None = None  # why the stored match does not replay (quarantined)
         self.fanout = fanout
         self.settings = settings
         self.on_lobby_change = on_lobby_change
@@ -141,18 +147,119 @@ class TableSession(Presence):
                 return fn(s)
         return await asyncio.to_thread(run)
 
-    async def load(self, origin: str = "") -> bool:
+    async def load(self, origin: str = "", node: str | None = None,
+                   absent_since: float | None = None) -> bool:
         """Read the table (and replay its match) from storage; ``False`` if there is no such table.
-        ``origin`` names this server process in its bundles."""
+        ``origin`` names this server process in its bundles. ``node``: this process's owner
+        name: the table's lease is taken now (issue 8 item 3); when another live process holds
+        it, the session serves reads but runs no clock or grace period (issue 9: a process must
+        not time out the seats another one serves) and takes the lease before any write.
+        ``absent_since``: when nobody could be connected (the process's start, ``monotonic``):
+        the seats' grace periods count from then."""
         self.origin = origin
+        self.absent_since = absent_since
+        self.node = node
         found = await self._read()
-        if found and self.status == "playing" and self.match is not None and not self.match.over:
-            # After a restart nobody is connected yet: every seat gets its grace period.
-            self._grace_for_absent()
-            self._arm_clock()
+        if found and self.unreadable is not None:
+            await self._quarantine()
         if found:
+            # Only a match in progress has timers to run: open and finished tables take the lease
+            # at their first event write (:meth:`_own`), so merely listing a table takes nothing.
+            if node is None or (self._in_progress() and await self._take_lease()):
+                self._start_timers()
             self._unsubscribe = self.fanout.subscribe(f"table:{self.id}", self._on_bundle)
         return found
+
+    async def _quarantine(self) -> None:
+        """The stored match does not replay: the table is ``quarantined`` (stored when possible,
+        logged as an error); every other table serves on (issue 7 item 1)."""
+        log.error("table quarantined: its stored match does not replay",
+                  extra={"table": self.id, "match": self.match_id, "error": self.unreadable})
+        self.status = "quarantined"
+        self._stop_timers()
+        match_id = self.match_id
+        try:
+            await self._db(lambda s: repo.quarantine(s, self.id, match_id))
+        except Exception:  # shown as quarantined here anyway; stored at the next load
+            log.exception("storing the quarantine failed", extra={"table": self.id})
+
+    def _in_progress(self) -> bool:
+        return self.status == "playing" and self.match is not None and not self.match.over
+
+    def _start_timers(self) -> None:
+        if self._in_progress():
+            # After a restart (or a takeover) nobody is connected here yet: every seat gets its grace.
+            self._grace_for_absent(self.absent_since)
+            self._arm_clock()
+
+    def _due(self, match: GameMatch) -> datetime | None:
+        """When the table next needs its owner loaded (``tables.due_at``, issue 8 item 6): its
+        turn clock's end, else the end of a grace period starting now; now for a table with a
+        computer seat (computers play only where the table is loaded); ``None`` once over."""
+        if match.over:
+            return None
+        if any(row.is_bot for row in self.seat_rows.values()):
+            return utcnow()
+        delay = self.clock * self.settings.clock_scale if self.clock else self.settings.grace_seconds
+        return utcnow() + timedelta(seconds=delay)
+
+    # --- ownership (dineri/store/lease.py) ---------------------------------------------------
+
+    def _holder(self) -> tuple[str, int] | None:
+        """``(owner, fence)`` the owner's event writes are conditioned on; ``None`` without a
+        lease (no leases, or another process owns the table: then only the event-number check
+        guards the write, and a conflict is judged again on fresh state)."""
+        if self.node is None or self.fence is None:
+            return None
+        return (self.node, self.fence)
+
+    def _arm_clock(self) -> None:
+        """(Re)start the turn clocks, in the table's owner only (issue 9: one process times a
+        table's seats)."""
+        if self.node is not None and self.fence is None:
+            return
+        super()._arm_clock()
+
+    async def _take_lease(self) -> bool:
+        """Take the table's lease for this node (a fresh fencing number); ``False`` when another
+        live process holds it."""
+        assert self.node is not None
+        node, ttl = self.node, self.settings.lease_seconds
+        fence = await self._db(lambda s: lease.take(s, self.id, node, ttl))
+        self.fence = fence
+        if fence is not None:
+            log.info("table lease taken", extra={"table": self.id, "node": node, "fence": fence})
+        return fence is not None
+
+    async def _own(self) -> None:
+        """Before a write (lock held): a session without the lease takes it if it is free or ran
+        out (a dead owner's table is taken over), then reads the table again and starts its
+        timers. While another live process owns the table, the write goes ahead unfenced (a
+        misrouted socket): the event-number check keeps the match from forking, and the clocks
+        and grace periods stay with the owner."""
+        if self.node is None or self.fence is not None:
+            return
+        if await self._take_lease():
+            await self._reload()
+            self._start_timers()
+
+    async def adopt(self) -> bool:
+        """Take the table over if its owner's lease ran out (the due-table poller: a dead
+        owner's clocks and grace periods then run here). True when this process owns it."""
+        async with self.lock:
+            await self._own()
+            return self.node is None or self.fence is not None
+
+    def lease_lost(self) -> None:
+        """Another process took this table's lease (seen by the renewal or a fenced write that
+        failed): stop every timer; the next write must take the lease again."""
+        if self.fence is not None:
+            log.warning("table lease lost", extra={"table": self.id, "node": self.node, "fence": self.fence})
+        self.fence = None
+        self.stale = True
+        self._stop_timers()
+        if self.on_lease_lost is not None:
+            self.on_lease_lost(self)
 
     def _on_bundle(self, bundle: dict[str, Any]) -> None:
         if bundle.get("origin") != self.origin:
@@ -186,6 +293,11 @@ class TableSession(Presence):
     async def _reload(self) -> None:
         self.stale = False
         await self._read()
+        if self.node is not None and self.fence is not None:
+            mine = await self._read_db(lambda s: lease.get(s, self.id))
+            if mine is None or mine.owner != self.node or mine.fence != self.fence:
+                self.lease_lost()
+                self.stale = False
         self.version += 1  # pending clock expiries of the old state are void
         if self.match is not None and self.match.over:
             self._stop_timers()
@@ -206,9 +318,13 @@ class TableSession(Presence):
             self._read_seats(s)
             m = repo.current_match(s, self.id)
             if m is not None:
-                self.match = get_game(m.game).load(repo.record_of(s, m))
                 self.match_id = m.id
-                self.rounds_stored = len(self.match.rounds())
+                try:
+                    self.match = get_game(m.game).load(repo.record_of(s, m))
+                except Exception as e:  # an unreadable record stops this table only (issue 7 item 1)
+                    self.match, self.unreadable = None, f"{type(e).__name__}: {e}"
+                else:
+                    self.rounds_stored = len(self.match.rounds())
                 self.acks = repo.client_acks(s, m.id)
             # The away seats the table was told about (before a restart, or by another process):
             # a seat that reconnects is then announced back.
@@ -419,6 +535,8 @@ class TableSession(Presence):
                 raise Refused("not_open", "the match has already started")
             if len(self.seat_rows) != self.seats:
                 raise Refused("seats_not_full", "every seat must be taken first")
+            await self._own()  # the process that starts the match owns it (its clocks run here)
+            holder = self._holder()
             players = [self.seat_rows[i].name for i in range(self.seats)]
             game = get_game(self.game_name)
             try:
@@ -430,6 +548,7 @@ class TableSession(Presence):
             events = [{"type": "match_started", "players": players,
                        "first_dealer": match.record().get("first_dealer")}, *judged.events]
             steps = [replace(st, events_end=st.events_end + 1) for st in judged.steps]
+            due = self._due(match)
 
             def write(s: Session) -> tuple[int, list[int]]:
                 t = repo.get_table(s, self.id, lock=True)
@@ -437,6 +556,8 @@ class TableSession(Presence):
                 if t.status != "open":
                     raise Stale
                 known = t.next_seq - 1
+                if not repo.claim_seqs(s, self.id, known, 0, holder, due):
+                    raise Stale  # the lease is another process's now
                 m = repo.start_match(s, t, self.game_name, match.record())
                 seqs = repo.append_events(s, t, events)
                 if steps:
@@ -479,6 +600,7 @@ class TableSession(Presence):
             await self.ensure_fresh()
             for _ in range(3):
                 try:
+                    await self._own()
                     reply = await self._act(seat, client_id, action, conn=conn, auto=auto)
                     if reply[1] and not auto:
                         await self.acted(seat)
@@ -486,8 +608,8 @@ class TableSession(Presence):
                         return reply
                 except Stale:  # another process wrote first
                     pass
-                except Refused as e:  # the database did not answer in time: nothing applied
-                    if e.code != "unavailable":
+                except Refused as e:  # the database did not answer in time, or not the owner
+                    if e.code not in ("unavailable", "retry"):
                         raise
                     return _error(client_id, e.code, e.message), False
                 await self._reload()  # judge again on the state the other process left
@@ -508,6 +630,10 @@ class TableSession(Presence):
 
     async def _auto(self, seat: int, action: dict[str, Any]) -> None:
         """An action the server makes (clock, grace); dropped if another process moved first."""
+        if self.node is not None and self.fence is None:
+            await self._own()  # a dead owner's lease ran out: take the table over
+            if self.fence is None:
+                return  # another live process owns it: its clocks run there
         try:
             await self._act(seat, None, action, conn=None, auto=True)
         except Stale:
@@ -523,6 +649,9 @@ class TableSession(Presence):
         if client_id is not None and (seat, client_id) in self.acks:
             return {"type": "ack", "id": client_id, "seq": self.acks[(seat, client_id)]}, False
         match = self.match
+        if self.status == "quarantined":
+            return _error(client_id, "quarantined", "this table's stored match cannot be read; "
+                                                    "an administrator has to look at it"), False
         if match is None:
             return _error(client_id, "no_match", "the match has not started"), False
         if match.over:
@@ -542,12 +671,13 @@ class TableSession(Presence):
         match_id = self.match_id
         assert match_id is not None
         known, stored, rows = self.last_seq, self.rounds_stored, _step_rows(judged.steps)
+        holder, due = self._holder(), self._due(new)
 
         def write(s: Session) -> list[int]:
             if self.stale:
                 raise Stale
             seqs = repo.append_actions(s, table_id=self.id, match_id=match_id, known=known, events=events,
-                                       steps=rows)
+                                       steps=rows, holder=holder, due=due)
             if seqs is None:
                 raise Stale
             if fresh_rounds:
@@ -602,20 +732,21 @@ class TableSession(Presence):
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
         """Store and broadcast a service event (chat, away, back); returns its number.
         ``table_changed``: the table info changed too (a ``table`` message follows the event)."""
-        def write(s: Session) -> list[int]:
-            t = repo.get_table(s, self.id, lock=True)
-            assert t is not None
-            if t.next_seq - 1 != self.last_seq:
-                self.stale = True  # another process wrote: re-read before the next action
-            return repo.append_events(s, t, [event])
         for attempt in range(WRITE_ATTEMPTS):
+            await self._own()
+            known, holder = self.last_seq, self._holder()
+
+            def write(s: Session, known: int = known, holder: tuple[str, int] | None = holder) -> list[int]:
+                if not repo.claim_seqs(s, self.id, known, 1, holder):
+                    raise Stale
+                return repo.insert_events(s, self.id, known + 1, [event])
             try:
                 seqs = await self._db(write)
                 break
-            except IntegrityError:  # another process sharing a SQLite file took that number: renumber
-                self.stale = True
+            except (Stale, IntegrityError):  # another writer numbered first (or took the lease)
                 if attempt == WRITE_ATTEMPTS - 1:
-                    raise
+                    raise Refused("retry", "the table kept changing; try again", 503) from None
+                await self._reload()
                 await asyncio.sleep(random.uniform(0.0, 0.02 * (attempt + 1)))  # out of lock-step
         self.last_seq = seqs[-1]
         await self._broadcast([(seqs[-1], event)], views=False, table_changed=table_changed)

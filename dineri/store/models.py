@@ -64,6 +64,9 @@ class Table(Base):
     # The rematch table of a finished table: set once, by a conditional update, so processes
     # racing to create it agree on one (issue 9, migration 0004).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # When a match in progress next needs its owner loaded (a clock or a grace period runs out;
+    # issue 8 item 6): set with every action's write, polled by the service (null: at once).
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
 
 
 class Seat(Base):
@@ -144,6 +147,17 @@ class MatchResult(Base):
     reason: Mapped[str] = mapped_column(String(16))
     result: Mapped[str] = mapped_column(Text)
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableLease(Base):
+    """A table's owner (issue 8 item 3, issue 9 item 1; :mod:`dineri.store.lease`): the node
+    that may write it, the fencing number every write checks, and when the lease runs out."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(128), index=True)
+    fence: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 # The account tables (issue 14) live in their own module on the same metadata.

@@ -21,7 +21,7 @@ from sqlalchemy import case, delete, func, insert, or_, select, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
-from dineri.store import hooks
+from dineri.store import hooks, lease
 from dineri.store.models import (
     ActionLog,
     EventLog,
@@ -32,6 +32,7 @@ from dineri.store.models import (
     RoundResult,
     Seat,
     Table,
+    TableLease,
     utcnow,
 )
 
@@ -166,6 +167,37 @@ def rematch_of(s: Session, table_id: str) -> str | None:
     return t.rematch_id if t is not None else None
 
 
+def quarantine(s: Session, table_id: str, match_id: int | None) -> None:
+    """Mark a table whose stored match does not replay, and that match, ``quarantined``
+    (issue 7 item 1): out of play and of the due tables, visible to the admin."""
+    s.execute(update(Table).where(Table.id == table_id).values(status="quarantined", due_at=None)
+              .execution_options(synchronize_session=False))
+    if match_id is not None:
+        s.execute(update(Match).where(Match.id == match_id).values(status="quarantined")
+                  .execution_options(synchronize_session=False))
+
+
+def due_tables(s: Session, before: datetime, owner: str, *, limit: int = 200,
+               exclude: Sequence[str] = ()) -> list[str]:
+    """Ids of matches in progress due before ``before`` (``due_at`` null counts as due: matches
+    stored before due times existed), soonest first, whose lease is free, expired or
+    ``owner``'s: the tables this process must load so their clocks and grace periods fire
+    (issue 8 item 6). A table another live process owns is left to it (issue 9)."""
+    now = utcnow()
+    q = (select(Table.id).outerjoin(TableLease, TableLease.table_id == Table.id)
+         .where(Table.status == "playing", or_(Table.due_at.is_(None), Table.due_at <= before),
+                or_(TableLease.table_id.is_(None), TableLease.owner == owner, TableLease.expires_at <= now))
+         .order_by(Table.due_at).limit(limit + len(exclude)))
+    skip = set(exclude)
+    return [t for t in s.execute(q).scalars() if t not in skip][:limit]
+
+
+def set_due(s: Session, table_id: str, due: datetime | None) -> None:
+    """Set the table's ``due_at`` (``None``: nothing due)."""
+    s.execute(update(Table).where(Table.id == table_id).values(due_at=due)
+              .execution_options(synchronize_session=False))
+
+
 def tables_with_status(s: Session, status: str) -> list[Table]:
     """Every table with ``status`` (the server reloads ``playing`` tables on start)."""
     return list(s.execute(select(Table).where(Table.status == status)).scalars())
@@ -278,12 +310,21 @@ def current_match(s: Session, table_id: str) -> Match | None:
     return s.execute(q).scalar_one_or_none()
 
 
-def claim_seqs(s: Session, table_id: str, known: int, count: int) -> bool:
+def claim_seqs(s: Session, table_id: str, known: int, count: int,
+               holder: tuple[str, int] | None = None, due: datetime | bool | None = False) -> bool:
     """Take the event numbers ``known + 1 … known + count`` of ``table_id``: one conditional
-    UPDATE of ``tables.next_seq`` (no read). ``False``, with nothing changed, when the stored
-    table's next number is not ``known + 1`` (another writer numbered events first)."""
-    q = (update(Table).where(Table.id == table_id, Table.next_seq == known + 1)
-         .values(next_seq=known + 1 + count).execution_options(synchronize_session=False))
+    UPDATE of ``tables.next_seq`` (no read). ``holder``: ``(owner, fence)`` of the writer's lease,
+    checked in the same statement (issue 8 item 3: a stale owner's write changes nothing).
+    ``False``, with nothing changed, when the stored table's next number is not ``known + 1``
+    (another writer numbered events first) or the lease is no longer ``holder``'s. ``due``: the
+    table's new ``due_at`` (``None`` clears it; ``False`` leaves it), in the same statement."""
+    conditions = [Table.id == table_id, Table.next_seq == known + 1]
+    if holder is not None:
+        conditions.append(lease.held_clause(table_id, holder[0], holder[1]))
+    values: dict[str, Any] = {"next_seq": known + 1 + count}
+    if due is not False:
+        values["due_at"] = due
+    q = (update(Table).where(*conditions).values(**values).execution_options(synchronize_session=False))
     result: Any = s.execute(q)
     return bool(result.rowcount)
 
@@ -299,14 +340,17 @@ def insert_events(s: Session, table_id: str, first: int, events: Sequence[dict[s
 
 
 def append_actions(s: Session, *, table_id: str, match_id: int, known: int,
-                   events: Sequence[dict[str, Any]], steps: Sequence[dict[str, Any]]) -> list[int] | None:
+                   events: Sequence[dict[str, Any]], steps: Sequence[dict[str, Any]],
+                   holder: tuple[str, int] | None = None,
+                   due: datetime | bool | None = False) -> list[int] | None:
     """The per-action write (issue 8, item 1): take the event numbers after ``known`` (the last
     number the writer knows), store the events and the accepted actions. Each step is
     ``{"idx", "seat", "client_id", "action", "auto", "events_end"}``: its index in the record's
     ``actions``, and how many of ``events`` had been made once it was in (its ack is the number of
     the last of those). Three statements, no read. Returns the events' numbers; ``None``, with
-    nothing changed, when another writer numbered events first."""
-    if not claim_seqs(s, table_id, known, len(events)):
+    nothing changed, when another writer numbered events first or ``holder`` (``(owner,
+    fence)``, see :func:`claim_seqs`) lost the table's lease. ``due``: as :func:`claim_seqs`."""
+    if not claim_seqs(s, table_id, known, len(events), holder, due):
         return None
     seqs = insert_events(s, table_id, known + 1, events)
     insert_actions(s, match_id, known, steps)

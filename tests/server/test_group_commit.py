@@ -6,6 +6,7 @@ says 503, and start-up against a database that never answers exits non-zero with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -20,6 +21,7 @@ import httpx
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
+from websockets.exceptions import ConnectionClosed
 
 from dineri.fanout import LocalFanout
 from dineri.server.service import TableService
@@ -249,5 +251,65 @@ def test_a_seat_that_drops_during_a_stall_still_forfeits_after_its_grace(pg_url:
         asyncio.run(play())
     finally:
         locker.dispose()
+        srv.stop()
+        api.http.close()
+
+
+def test_sigkill_during_a_burst_from_many_tables_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    """Issue 8: 16 tables act at once (their actions share group commits); the server is
+    killed mid-burst; every acknowledged action of every table is in its stored record."""
+    import random
+
+    from tests.server.driver import Shadow, pick, stacked_decks
+
+    db = tmp_path / "burst.db"
+    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(srv)
+    try:
+        rng = random.Random(11)
+        games = []
+        for i in range(16):
+            decks = stacked_decks(rng)
+            table, players = api.full_table([f"A{i}", f"B{i}"], decks=decks, first_dealer=0)
+            games.append((table, players, Shadow.start(2, 11, 1, 0, decks)))
+
+        async def burst() -> None:
+            clients = [[await Client(srv, t["id"], p["token"]).connect(last_event=0) for p in ps]
+                       for t, ps, _ in games]
+
+            async def play(shadow: Shadow, seats: list[Client]) -> None:
+                with contextlib.suppress(ConnectionClosed, ConnectionError, TimeoutError, OSError):
+                    while shadow.to_act() is not None:
+                        seat = shadow.to_act()
+                        assert seat is not None
+                        action = pick(shadow, seat, rng)
+                        reply = await seats[seat].act(action)
+                        if reply["type"] != "ack":
+                            return
+                        shadow.apply(seat, action, reply["seq"])
+            tasks = [asyncio.ensure_future(play(g[2], c)) for g, c in zip(games, clients, strict=True)]
+            await asyncio.sleep(1.5)
+            srv.kill()  # mid-burst, no shutdown at all
+            await asyncio.gather(*tasks)
+            for cs in clients:
+                for c in cs:
+                    with contextlib.suppress(ConnectionClosed, OSError):
+                        await c.close()
+        asyncio.run(burst())
+        acked = sum(len(g[2].actions) for g in games)
+        assert acked > 16  # the kill came mid-burst, after acknowledged actions
+        engine = make_engine(f"sqlite:///{db}")
+        with sessions(engine)() as s:
+            for table, _, shadow in games:
+                m = repo.current_match(s, table["id"])
+                assert m is not None
+                stored = repo.record_of(s, m)["actions"]
+                # Every acknowledged action is stored, in order; at most the one in flight more.
+                assert stored[:len(shadow.actions)] == shadow.actions
+                assert len(stored) <= len(shadow.actions) + 1
+        engine.dispose()
+        srv.start()  # and the server starts again on what was stored
+        assert api.http.get("/readyz").status_code == 200
+    finally:
         srv.stop()
         api.http.close()
