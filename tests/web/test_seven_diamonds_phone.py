@@ -71,3 +71,26 @@ def test_a_four_seat_table_fits_a_phone_in_arabic_and_english(browser: Any, serv
     for ctx in {p.context for p in pages.values()}:
         ctx.close()
     assert console.errors == []
+
+
+def test_a_seated_arabic_player_fits_a_phone(browser: Any, server: str, console: Any) -> None:
+    """The trial's own case: an Arabic player seated with three computers; their eight cards,
+    the others' backs and the bidding buttons stay inside 360 px."""
+    host = player(browser, server, "سامي", lang="ar")
+    body = {"game": "seven_diamonds", "public": True, "clock": 0, "options": {}}
+    t = host.request.post("/api/tables", data=body)
+    assert t.ok, t.text()
+    table_id = t.json()["id"]
+    assert host.request.post(f"/api/tables/{table_id}/seats", data={"seat": 1}).ok
+    for seat in (0, 2, 3):
+        r = host.request.post(f"/api/tables/{table_id}/bots", data={"seat": seat, "level": "greedy"})
+        assert r.ok, r.text()
+    assert host.request.post(f"/api/tables/{table_id}/start", data={}).ok
+    page = console.watch(host.new_page())
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.turn === '1' && document.body.dataset.hand !== ''",
+                           timeout=30000)
+    _fits(page)
+    assert page.locator("label.sd-hints").is_visible()  # a seated player may mark their cards
+    host.close()
+    assert console.errors == []
