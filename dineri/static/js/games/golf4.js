@@ -123,7 +123,7 @@
   }
 
   function showRound(r, totals, ctx) {
-    var body = el("div", null, [roundTable(r, totals, ctx)]);
+    var body = el("div", null, [el("div", { class: "g4-scroll" }, [roundTable(r, totals, ctx)])]);
     var k = r.knocker;
     if (k !== null && k !== undefined && r.penalty[k]) {
       body.appendChild(el("p", { class: "hint", text: fmt(_("{name} knocked without the lowest score: 10 penalty points."),
