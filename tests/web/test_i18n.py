@@ -267,3 +267,12 @@ def test_waiting_for_one_player_to_look_is_singular() -> None:
     ar = {m.id: m.string for m in _po("ar") if isinstance(m.id, str)}
     assert ar["Seven Diamonds"] == "سبعة الديمن"
     assert not any("سبعة الديناري" in (s if isinstance(s, str) else " ".join(s)) for s in ar.values())
+
+
+def test_arabic_and_is_spaced_before_a_latin_key() -> None:
+    """Arabic's و ('and') is written apart from a Latin key name ('Home و End'): glued ('وEnd') the
+    right-to-left line shows the key torn from its word (trial item 7)."""
+    for m in _po("ar"):
+        if m.id:
+            for text in _texts(m.string):
+                assert not re.search(r"(?:^|\s)و[A-Za-z]", text), (m.id, text)
