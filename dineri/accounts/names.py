@@ -13,8 +13,15 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from types import ModuleType
 
-from confusable_homoglyphs import confusables
+
+@functools.cache
+def confusables() -> ModuleType:
+    """``confusable_homoglyphs.confusables``, imported on first use: loading its Unicode table
+    costs ~0.15 s, which a restarting server should not pay before it answers (issue 8 item 6)."""
+    from confusable_homoglyphs import confusables as table
+    return table
 
 MIN_USERNAME = 3
 MAX_USERNAME = 24
@@ -57,7 +64,7 @@ def _classes() -> dict[str, str]:
         if a != b:
             parent[max(a, b)] = min(a, b)
 
-    for ch, alikes in confusables.confusables_data.items():
+    for ch, alikes in confusables().confusables_data.items():
         for alike in alikes:
             other = alike["c"].replace("\u200e", "")
             if len(ch) == 1 and len(other) == 1:
@@ -94,7 +101,7 @@ def check_username(raw: object) -> str:
             raise NameError_("malformed", "the username may hold letters, digits and _ - . only")
     if name[0] in PUNCTUATION or name[-1] in PUNCTUATION or unicodedata.category(name[0])[0] == "M":
         raise NameError_("malformed", "the username must start and end with a letter or a digit")
-    if confusables.is_dangerous(name):
+    if confusables().is_dangerous(name):
         raise NameError_("confusable", "the username mixes scripts with look-alike letters")
     key = name_key(name)
     if any(key == name_key(r) for r in RESERVED):
@@ -107,7 +114,7 @@ def check_display_name(name: str) -> str:
     by ``clean_name``) must not be an official-looking name (:data:`DISPLAY_RESERVED`) or a
     look-alike of one, nor mix scripts with look-alike letters. Returns ``name``; raises
     :class:`NameError_` (``reserved``, ``confusable``)."""
-    if confusables.is_dangerous(name):
+    if confusables().is_dangerous(name):
         raise NameError_("confusable", "the name mixes scripts with look-alike letters")
     key = name_key(name)
     if any(key == name_key(r) for r in DISPLAY_RESERVED):
