@@ -276,3 +276,13 @@ def test_arabic_and_is_spaced_before_a_latin_key() -> None:
         if m.id:
             for text in _texts(m.string):
                 assert not re.search(r"(?:^|\s)و[A-Za-z]", text), (m.id, text)
+
+
+def test_french_card_lines_take_no_article() -> None:
+    """French card names are feminine or masculine ('la dame', 'le roi', 'l’as'), so a line never
+    puts an article before {card}: it says 'défausse : {card}' as Chkobba's 'pose : {card}'
+    (the golf4 trial read 'le dame de pique')."""
+    for m in _po("fr"):
+        if m.id:
+            for text in _texts(m.string):
+                assert not re.search(r"\b(le|la|l’|du|au) \{card\}", text), (m.id, text)
