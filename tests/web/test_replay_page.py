@@ -168,6 +168,10 @@ def test_a_golf4_record_steps_with_a_counter_and_a_changing_board(browser: Any, 
     page.set_input_files("#record-file", str(path))
     page.locator("#viewer").wait_for(state="visible")
     steps = len(record["actions"])
+    # golf4.css comes with the board partial (cloned from its <template> when the record opens):
+    # the grid holds once it has loaded.
+    page.wait_for_function("Array.from(document.querySelectorAll('.g4-slots'))"
+                           ".every((g) => getComputedStyle(g).display === 'grid')")
     seen = [page.evaluate(GOLF4_DRAWN)]
     assert seen[0]["step"] == "0" and seen[0]["position"] != ""
     assert seen[0]["grids"] == ["grid", "grid"] and "list-item" not in seen[0]["bullets"]
