@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from dineri.accounts.install import install as install_accounts
@@ -101,9 +102,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/readyz", tags=["health"], responses={503: {"description": "the database does not answer"}})
     async def readyz() -> JSONResponse:
         """Readiness (issue 7, item 3): ``200 {"status": "ready", "database": "ok"}`` when the
-        database answers a read of ``tables`` within ``DINERI_DB_TIMEOUT`` and no write is stuck past it;
+        database answers a read of ``tables`` within ``DINERI_DB_TIMEOUT``, no write is stuck past it
+        and, after a write was refused for the database, a probe through the writer commits;
         else ``503 {"status": "unavailable", "database": "..."}``."""
-        problem = "writes stalled" if services.tables.writer.stalled() else None
+        writer = services.tables.writer
+        problem = "writes stalled" if writer.stalled() else None
+        if problem is None and writer.suspect():
+            try:  # the last write was refused: does a write transaction go through now?
+                await writer.run(_write_probe)
+            except Exception:
+                problem = "writes refused"
         if problem is None:
             try:
                 await asyncio.wait_for(asyncio.to_thread(_ping, engine), settings.db_timeout)
@@ -120,6 +128,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_accounts(app, services)
     _mount_web(app, settings)
     return app
+
+
+def _write_probe(s: Session) -> None:
+    # Every action inserts into events: a lock there refuses writes while reads of tables answer.
+    s.execute(text("SELECT 1 FROM events LIMIT 1"))
 
 
 def _ping(engine: Engine) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger("dineri.writer")
@@ -63,6 +64,9 @@ class Writer:
         self._queue: queue.SimpleQueue[_Write[Any] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._busy_since: float | None = None  # when the write or commit in progress began
+        # When a caller last got its commit, and last got "the database is away" (/readyz).
+        self._ok_at: float | None = None
+        self._failed_at: float | None = None
         self.commits = 0  # transactions committed (groups), for benchmarks and tests
         self.writes = 0  # writes committed
 
@@ -84,6 +88,14 @@ class Writer:
         since = self._busy_since
         return since is not None and time.monotonic() - since > self.timeout
 
+    def suspect(self) -> bool:
+        """True when the last write refused for the database (timeout, lock or statement
+        timeout, connection lost) came after the last commit: ``/readyz`` then probes through
+        this writer, since a read probe alone said "ok" while every write was refused
+        (adversarial pass)."""
+        failed = self._failed_at
+        return failed is not None and (self._ok_at is None or self._ok_at < failed)
+
     async def run(self, fn: Callable[[Session], T]) -> T:
         """Queue ``fn`` and return its value once its transaction committed. Raises what
         ``fn`` raised (nothing of it stored), or :class:`Unavailable` after the timeout."""
@@ -93,10 +105,16 @@ class Writer:
         fut: asyncio.Future[T] = loop.create_future()
         self._queue.put(_Write(fn, loop, fut, time.monotonic() + self.timeout))
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), self.timeout)
+            value = await asyncio.wait_for(asyncio.shield(fut), self.timeout)
         except TimeoutError:
             fut.add_done_callback(_retrieve)  # nobody awaits it any more
+            self._failed_at = time.monotonic()
             raise Unavailable(f"the database did not answer within {self.timeout:g} s") from None
+        except (Unavailable, OperationalError):
+            self._failed_at = time.monotonic()
+            raise
+        self._ok_at = time.monotonic()
+        return value
 
     # --- the thread ----------------------------------------------------------------------
 

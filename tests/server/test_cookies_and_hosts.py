@@ -40,11 +40,13 @@ def test_the_token_cookie_is_secure_behind_a_trusted_https_proxy(tmp_path: Path)
         assert "; secure" not in _cookie(r)  # 127.0.0.1 is not a trusted proxy here
 
 
-def _handshake(port: int, host: str, origin: str | None, path: str = "/ws/lobby") -> int:
-    """The HTTP status of a WebSocket handshake sent with ``Host: host`` (101: accepted)."""
+def _handshake(port: int, host: str | list[str], origin: str | None, path: str = "/ws/lobby") -> int:
+    """The HTTP status of a WebSocket handshake sent with ``Host: host`` (a list: one Host
+    header each; 101: accepted)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET {path} HTTP/1.1", f"Host: {host}", "Upgrade: websocket", "Connection: Upgrade",
+        hosts = [f"Host: {h}" for h in ([host] if isinstance(host, str) else host)]
+        lines = [f"GET {path} HTTP/1.1", *hosts, "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
         if origin:
             lines.append(f"Origin: {origin}")
@@ -74,6 +76,14 @@ def test_a_spoofed_host_is_refused_on_http_and_on_the_websocket_handshake(tmp_pa
         assert _handshake(srv.port, evil, f"http://{evil}") == 403
         assert _handshake(srv.port, evil, f"http://{evil}", "/ws/tables/x") == 403
         assert _handshake(srv.port, evil, None) == 403
+        # Two Host headers (the app read the first, the host check the last) are refused, the
+        # evil one first or last (adversarial pass: it opened a seated socket from evil.example).
+        good = f"127.0.0.1:{srv.port}"
+        assert _handshake(srv.port, [evil, good], f"http://{evil}") == 403
+        assert _handshake(srv.port, [good, evil], f"http://{good}") == 403
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+            sock.sendall(f"GET /api/tables HTTP/1.1\r\nHost: {evil}\r\nHost: {good}\r\n\r\n".encode())
+            assert sock.recv(64).split(b" ", 2)[1] == b"400"
     with running(tmp_path / "d.db", DINERI_ALLOWED_HOSTS="cards.example, *.tables.example") as (srv, _):
         ok = {"cards.example", "a.tables.example", f"b.tables.example:{srv.port}"}
         for host in ok | {"127.0.0.1", "tables.example", "evilcards.example"}:

@@ -313,3 +313,36 @@ def test_sigkill_during_a_burst_from_many_tables_loses_no_acknowledged_action(tm
     finally:
         srv.stop()
         api.http.close()
+
+
+@pytest.mark.postgres
+def test_readyz_says_unavailable_while_writes_are_refused_though_reads_answer(pg_url: str) -> None:  # noqa: F811
+    """Adversarial pass: with only ``events`` locked, the read probe of ``/readyz`` answered
+    while every action was refused ``unavailable``, and ``/readyz`` said 200. It now says 503
+    until a write commits again."""
+    srv = Server(pg_url, DINERI_DB_TIMEOUT="1", DINERI_MESSAGES_PER_SECOND="5000").start()
+    api = Api(srv)
+    locker = make_engine(pg_url)
+    try:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+
+        async def play() -> None:
+            c = await Client(srv, table["id"], players[1]["token"]).connect(last_event=0)
+            async with httpx.AsyncClient(base_url=srv.base) as h:
+                assert (await h.get("/readyz", timeout=10)).status_code == 200
+                with locker.connect() as conn:
+                    conn.execute(text("LOCK TABLE events IN ACCESS EXCLUSIVE MODE"))
+                    reply = await c.act({"type": "cut", "at": 4}, "cut-1")
+                    assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+                    r = await h.get("/readyz", timeout=10)
+                    assert r.status_code == 503 and r.json()["status"] == "unavailable", r.text
+                    conn.rollback()
+                reply = await c.act({"type": "cut", "at": 4}, "cut-1")  # the same id, now stored
+                assert reply["type"] == "ack", reply
+                assert (await h.get("/readyz", timeout=10)).status_code == 200
+            await c.close()
+        asyncio.run(play())
+    finally:
+        locker.dispose()
+        srv.stop()
+        api.http.close()
