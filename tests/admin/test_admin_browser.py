@@ -49,6 +49,11 @@ def test_login_and_step_through_a_replay_by_keyboard(browser: Any, played: dict[
         assert page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
         forward = "ArrowLeft" if lang == "ar" else "ArrowRight"
         back = "ArrowRight" if lang == "ar" else "ArrowLeft"
+        # The buttons' arrows point the way they step, as the keys do (Arabic re-trial).
+        ahead, behind = ("◀", "▶") if lang == "ar" else ("▶", "◀")
+        assert ahead in page.inner_text("#next") and behind not in page.inner_text("#next")
+        assert behind in page.inner_text("#prev") and ahead not in page.inner_text("#prev")
+        assert behind * 2 in page.inner_text("#first") and ahead * 2 in page.inner_text("#last")
         for expected in (1, 2, 3):
             page.keyboard.press(forward)
             page.wait_for_url(re.compile(rf"step={expected}$"))
