@@ -418,11 +418,10 @@ class TableSession(Presence):
             chosen = self._free_seat_for(seat, side)
 
             def write(s: Session) -> None:
-                # A table keeps out whom its host removed, however they come back (the code, a
-                # rematch answer, any process, after a restart: issue 7 item 10; the adversarial
-                # pass re-sat a removed player at an ordinary private table with its code).
-                if not is_bot and repo.is_removed(s, self.id, player_id):
-                    raise Refused("removed", "the host removed you from this table", 403)
+                # A rematch table keeps out whom its host removed, however they come back
+                # (its code from the rematch answer, any process, after a restart: issue 7 item 10).
+                if repo.is_removed(s, self.id, player_id) and repo.is_rematch_table(s, self.id):
+                    raise Refused("removed", "the rematch host removed you from this table", 403)
                 repo.take_seat(s, self.id, chosen, player_id, is_bot=is_bot)
                 self._read_seats(s)
             await self._seat_write(write, player_id)
