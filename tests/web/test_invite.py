@@ -78,6 +78,9 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     guest_ctx.close()
     away = host.locator('.seat[data-seat="1"] .badge.away')
     away.wait_for(state="visible")
-    assert away.inner_text() == "Absent"
+    # Away, with the countdown to the side's forfeit (the grace: 90 s here).
+    host.wait_for_function(
+        "document.querySelector('.seat[data-seat=\"1\"] .badge.away').textContent.includes('forfait')")
+    assert re.fullmatch(r"Absent\u202f: son camp déclare forfait dans \d+ s", away.inner_text()), away.inner_text()
     host_ctx.close()
     assert console.errors == []
