@@ -81,6 +81,7 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     # Away, with the countdown to the side's forfeit (the grace: 90 s here).
     host.wait_for_function(
         "document.querySelector('.seat[data-seat=\"1\"] .badge.away').textContent.includes('forfait')")
-    assert re.fullmatch(r"Absent\u202f: son camp déclare forfait dans \d+ s", away.inner_text()), away.inner_text()
+    text = away.inner_text()
+    assert re.fullmatch(r"Absent\u202f: son camp déclare forfait dans \d+ s", text), text
     host_ctx.close()
     assert console.errors == []
