@@ -3,40 +3,26 @@ a restart of both processes at once): one migrates, the others wait and find it 
 
 from __future__ import annotations
 
-import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import text
 
 from dineri.store.db import make_engine
-from tests.multi.site import PG
-
-
-@pytest.fixture
-def fresh_schema() -> Iterator[str]:
-    schema = "t_" + secrets.token_hex(6)
-    admin = make_engine(PG)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    yield f"{PG}?options=-csearch_path%3D{schema}"
-    with admin.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+from tests.server.test_storage import pg_url  # noqa: F401 (fixture: a fresh schema)
 
 
 @pytest.mark.postgres
 @pytest.mark.timeout(300)
-def test_three_processes_migrating_one_fresh_schema_at_once_all_succeed(fresh_schema: str) -> None:
+def test_three_processes_migrating_one_fresh_schema_at_once_all_succeed(pg_url: str) -> None:  # noqa: F811
     # Separate processes, as servers are (Alembic's context is one per process).
     code = "import sys; from dineri.store.db import migrate; migrate(sys.argv[1])"
-    procs = [subprocess.Popen([sys.executable, "-c", code, fresh_schema], stderr=subprocess.PIPE)
+    procs = [subprocess.Popen([sys.executable, "-c", code, pg_url], stderr=subprocess.PIPE)
              for _ in range(3)]
     errors = [p.communicate(timeout=240)[1].decode() for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], errors
-    eng = make_engine(fresh_schema)
+    eng = make_engine(pg_url)
     with eng.connect() as c:
         versions = c.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
         tables = c.execute(text("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
