@@ -62,14 +62,19 @@ class Presence:
         """``seat`` made an action itself (lock held): its run of clock moves ends, and a seat
         the clock had made away is back (issue 7, item 2)."""
         if self._clock_streak.pop(seat, 0) >= self._clock_away_turns() and seat in self.away:
-            self.away.discard(seat)
-            task = self._grace.pop(seat, None)
-            if task is not None:
-                task.cancel()
-            if seat in self.announced_away:
-                self.announced_away.discard(seat)
-                if self.status == "playing":
-                    await self._announce({"type": "player_back", "seat": seat})
+            await self._back(seat)
+
+    async def _back(self, seat: int) -> None:
+        """``seat`` is present again (lock held): its grace stops and, if the table was told it
+        was away, ``player_back`` is announced."""
+        self.away.discard(seat)
+        task = self._grace.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        if seat in self.announced_away:
+            self.announced_away.discard(seat)
+            if self.status == "playing":
+                await self._announce({"type": "player_back", "seat": seat})
 
     def _clock_away_turns(self) -> int:
         n = self.settings.clock_away_turns
@@ -127,14 +132,7 @@ class Presence:
             self.connections[seat] = self.connections.get(seat, 0) + 1
             if self._clock_streak.get(seat, 0) >= self._clock_away_turns():
                 return  # away by the clock: only the seat's own action brings it back
-            self.away.discard(seat)
-            task = self._grace.pop(seat, None)
-            if task is not None:
-                task.cancel()
-            if seat in self.announced_away:
-                self.announced_away.discard(seat)
-                if self.status == "playing":
-                    await self._announce({"type": "player_back", "seat": seat})
+            await self._back(seat)
 
     async def disconnected(self, seat: int) -> None:
         """A connection of ``seat`` closed; at the last one, during a match, the seat is away
