@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import os
 import socket
 import struct
@@ -42,10 +43,12 @@ def send_text(sock: socket.socket, text: str) -> None:
     sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
 
-def read_until_close(sock: socket.socket, timeout: float = 30.0) -> int | None:
-    """Read every frame until the server's close frame; return its close code (None at EOF)."""
+def frames_until_close(sock: socket.socket, timeout: float = 30.0) -> tuple[list[dict], int | None]:
+    """Read every frame until the server's close frame: the text frames (parsed JSON) and the
+    close code (None at EOF or a close frame without a code)."""
     sock.settimeout(timeout)
     buf = b""
+    texts: list[dict] = []
 
     def need(n: int) -> bytes:
         nonlocal buf
@@ -67,6 +70,13 @@ def read_until_close(sock: socket.socket, timeout: float = 30.0) -> int | None:
                 n = struct.unpack("!Q", need(8))[0]
             payload = need(n)
             if b0 & 0x0F == 0x8:
-                return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+                return texts, (struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None)
+            if b0 & 0x0F == 0x1:
+                texts.append(json.loads(payload))
     except EOFError:
-        return None
+        return texts, None
+
+
+def read_until_close(sock: socket.socket, timeout: float = 30.0) -> int | None:
+    """Read every frame until the server's close frame; return its close code (None at EOF)."""
+    return frames_until_close(sock, timeout)[1]

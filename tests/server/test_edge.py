@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.server.harness import Api, Client, Server, refusal
-from tests.server.rawws import open_raw, read_until_close, send_text
+from tests.server.rawws import frames_until_close, open_raw, read_until_close, send_text
 
 pytestmark = pytest.mark.timeout(180)
 CHECKER = "127.0.0.2"  # another client address on the loopback (Linux routes all of 127/8)
@@ -84,46 +84,11 @@ def test_a_frame_over_16_kib_gets_too_large_before_the_close(server: Server, api
         sock = open_raw(server.port, f"/ws/tables/{table['id']}?token={players[0]['token']}", rcvbuf=1 << 20)
         try:
             send_text(sock, json.dumps({"type": "chat", "text": "x" * size}))
-            frames, code = _frames_until_close(sock)
+            frames, code = frames_until_close(sock, timeout=10)
             assert any(f.get("code") == "too_large" for f in frames), frames
             assert code == 1009
         finally:
             sock.close()
-
-
-def _frames_until_close(sock: socket.socket) -> tuple[list[dict], int | None]:
-    """Text frames (parsed) until the close frame, and its code."""
-    import struct
-
-    sock.settimeout(10)
-    buf = b""
-    out: list[dict] = []
-
-    def need(n: int) -> bytes:
-        nonlocal buf
-        while len(buf) < n:
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise EOFError
-            buf += chunk
-        got, buf = buf[:n], buf[n:]
-        return got
-
-    try:
-        while True:
-            b0, b1 = need(2)
-            n = b1 & 0x7F
-            if n == 126:
-                n = struct.unpack("!H", need(2))[0]
-            elif n == 127:
-                n = struct.unpack("!Q", need(8))[0]
-            payload = need(n)
-            if b0 & 0x0F == 0x8:
-                return out, (struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None)
-            if b0 & 0x0F == 0x1:
-                out.append(json.loads(payload))
-    except EOFError:
-        return out, None
 
 
 def test_invalid_utf8_logs_once_per_connection_without_a_traceback(tmp_path: Path) -> None:
