@@ -22,6 +22,7 @@ from typing import Any
 from dineri import golf4 as engine
 from dineri.games import get_game
 from dineri.server.protocol import SERVICE_EVENT_MODELS
+from tests.cardscan import card_strings as _card_strings
 from tests.server.harness import Api, Client, Server
 
 Json = dict[str, Any]
@@ -32,20 +33,8 @@ CARD_FIELDS = {"deal": {"discard"}, "take": {"card"}, "swap": {"card"}, "discard
 
 
 def card_strings(obj: Any) -> set[str]:
-    """Every string of a JSON value that is a golf4 card code (either case), upper case."""
-    out: set[str] = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            if x.upper() in CODES:
-                out.add(x.upper())
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list | tuple):
-            stack.extend(x)
-    return out
+    """Every golf4 card code in a JSON value (keys included, either case), upper case."""
+    return _card_strings(obj, CODES)
 
 
 def new_table(api: Api, seats: int, *, clock: int = 0, rounds: int = 9, first_dealer: int = 0,

@@ -13,6 +13,7 @@ from typing import Any
 
 from dineri import engine
 from dineri.engine import CODE, FULL_DECK, MatchState, Options
+from tests.cardscan import card_strings
 from tests.server.harness import Client
 
 CARD_CODES = frozenset(CODE)
@@ -38,17 +39,6 @@ def hidden_from(state: MatchState, seat: int | None) -> set[str]:
         if i != seat:
             out |= {CODE[c] for c in hand}
     return out
-
-
-def cards_in(obj: Any) -> set[str]:
-    """Every string value in a JSON object that is a card code."""
-    if isinstance(obj, str):
-        return {obj} if obj in CARD_CODES else set()
-    if isinstance(obj, list):
-        return set().union(*(cards_in(x) for x in obj)) if obj else set()
-    if isinstance(obj, dict):
-        return set().union(*(cards_in(v) for v in obj.values())) if obj else set()
-    return set()
 
 
 @dataclass
@@ -143,7 +133,7 @@ def check_no_leak(frames: list[dict[str, Any]], shadow: Shadow, seat: int | None
             if span is None:
                 continue
             forbidden = hidden_from(span[0], seat) & hidden_from(span[1], seat)
-            shown = cards_in(ev)
+            shown = card_strings(ev, CARD_CODES)
         elif f["type"] == "view":
             view = f["view"]
             if view is None:
@@ -155,7 +145,7 @@ def check_no_leak(frames: list[dict[str, Any]], shadow: Shadow, seat: int | None
                 assert view["seat"] == seat
             state = shadow.at(f["seq"], shadow.steps[0][1] if shadow.steps else shadow.state)
             forbidden = hidden_from(state, seat)
-            shown = cards_in(view)
+            shown = card_strings(view, CARD_CODES)
         else:
             continue
         leaked = shown & forbidden

@@ -9,24 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.cardscan import card_strings as _card_strings
+
 CODES = frozenset(r + s for r in "789TJQKA" for s in "DHSC")
 
 
 def card_strings(obj: Any) -> set[str]:
-    """Every string in a JSON value that is a card code (either case), as upper case."""
-    out: set[str] = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            if x.upper() in CODES:
-                out.add(x.upper())
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list | tuple):
-            stack.extend(x)
-    return out
+    """Every Seven Diamonds card code in a JSON value (keys included, either case), upper case."""
+    return _card_strings(obj, CODES)
 
 
 def check_round(result: dict[str, Any]) -> None:
