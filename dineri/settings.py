@@ -35,6 +35,9 @@ class Settings(BaseSettings):
         "turns in a row played by the turn clock after which a seat counts as away (0 = never)"))
     clock_scale: float = Field(default=1.0, gt=0, description="multiplies table turn clocks (tests)")
     testing: bool = Field(default=False, description="only then may a client supply deck orders")
+    bot_delay: float | None = Field(default=None, ge=0, le=10, description=(
+        "seconds a computer player waits before each move, so people can follow it (issue 13 "
+        "item 2); unset: 0.6, and 0 on a testing server"))
     admin_token: str | None = None
     max_message_bytes: int = Field(default=4096, ge=256)
     messages_per_second: float = Field(default=20.0, gt=0)
@@ -101,6 +104,13 @@ class Settings(BaseSettings):
                                          "site (dineri serve: host:port when unset)")
     lease_seconds: float = Field(default=15.0, ge=1, le=3600,
                                  description="a table lease's life; renewed every third of it")
+
+    def resolved_bot_delay(self) -> float:
+        """The computer players' delay before each move (seconds): ``bot_delay`` when set, else
+        0.6 (a move people can follow), or 0 on a testing server (tests run at full speed)."""
+        if self.bot_delay is not None:
+            return self.bot_delay
+        return 0.0 if self.testing else 0.6
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         tables=TableService(sm, fanout, settings, shared=shared),
                         guests=Window(settings.guests_per_minute, shared=shared, name="guests"),
                         shared=shared)
-    services.bot_launcher = bots = BotLauncher(delay=0.0 if settings.testing else 0.6)
+    services.bot_launcher = bots = BotLauncher(delay=settings.resolved_bot_delay())
     services.tables.bots = bots  # computer seats play whenever their table is loaded or started
 
     @asynccontextmanager

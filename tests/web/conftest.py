@@ -24,13 +24,15 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(work: Path) -> Iterator[str]:
+def running_server(work: Path, **settings: str) -> Iterator[str]:
     """A ``dineri`` server with ``DINERI_TESTING=1`` and its own SQLite file under *work*; yields
-    its base URL and stops it afterwards."""
+    its base URL and stops it afterwards. *settings* add environment variables (``DINERI_BOT_DELAY``
+    as ``BOT_DELAY="0.1"``)."""
     port = _free_port()
     env = {**os.environ, "DINERI_TESTING": "1", "DINERI_DATABASE_URL": f"sqlite:///{work / 'dineri.db'}",
            "DINERI_SECRET_KEY": "browser-tests", "DINERI_MESSAGES_PER_SECOND": "200",
-           "DINERI_GUESTS_PER_MINUTE": "0"}  # many guests from one address
+           "DINERI_GUESTS_PER_MINUTE": "0",  # many guests from one address
+           **{"DINERI_" + k: v for k, v in settings.items()}}
     log = open(work / "server.log", "wb")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--factory", "dineri.server.app:factory",

@@ -211,42 +211,60 @@
   }
 
   // ---- one move after the other (issue 13, item 2) ------------------------------------------
-  // A step is a view and the events that led to it. Steps are played in order; after another
-  // player's move the next one waits PACE_MS, so in 2v2 each of the three moves between your
-  // turns can be seen. Cards move from where they were (motion.js) unless reduced motion is asked.
+  // A step is a view and the events that led to it. Steps are played in order. Another player's
+  // move stays on the page at least PACE_MS before the next one is drawn, however close together
+  // they arrive (computer players answer in a few tenths of a second; in 2v2 three moves pass
+  // between your turns): the pace counts from when the last one was drawn, so a move that comes
+  // after a quiet while is drawn at once, and your own moves are never held. Pacing is not motion:
+  // it stays under reduced motion (then nothing moves, but each move can still be read). It is
+  // skipped for a catch-up (a burst of events), a page that fell more than MAX_BEHIND steps
+  // behind, and a tab in the background (its timers are throttled; it is current when shown).
+  // Cards move from where they were (motion.js) unless reduced motion is asked.
   var IMMEDIATE = { chat: 1, player_away: 1, player_back: 1, rematch: 1 };
-  var PACE_MS = 900, MAX_BEHIND = 2;
-  var Q = { events: [], steps: [], busy: false, timer: null };
+  var PACE_MS = 900, MAX_BEHIND = 2, BURST = 4;
+  var Q = { events: [], steps: [], busy: false, timer: null, shownAt: -Infinity };
+  function now() { return window.performance ? performance.now() : Date.now(); }
   function queueStep(m) {
     clearTimeout(Q.timer);
     Q.steps.push({ events: Q.events, m: m });
     Q.events = [];
     pump();
   }
+  /** Whether ``step`` holds a move of another seat that is worth seeing (the module's ``paced``). */
+  function theirMove(step) {
+    return !!G.paced && step.events.some(function (ev) {
+      return G.paced.indexOf(ev.type) >= 0 && ev.seat !== S.seat;
+    });
+  }
+  function hold(ms) {
+    Q.busy = true;
+    setTimeout(function () { Q.busy = false; pump(); }, ms);
+  }
   function pump() {
     if (Q.busy || !Q.steps.length) { return; }
-    var step = Q.steps.shift();
+    var step = Q.steps[0];
+    var behind = Q.steps.length - 1;
+    var live = step.events.length <= BURST && behind <= MAX_BEHIND && !document.hidden;
+    var theirs = theirMove(step);
+    if (live && theirs && S.view) {
+      var due = Q.shownAt + PACE_MS - now();
+      if (due > 0) { hold(due); return; }
+    }
+    Q.steps.shift();
     var motion = new D.Motion(document.getElementById("board"));
     step.events.forEach(function (ev) { onEvent(ev, false); });
     if (step.m) { onView(step.m); }
-    var took = 0, paced = false;
+    if (theirs) { Q.shownAt = now(); }
+    var took = 0;
     sync();
     // A burst (a reconnect's catch-up) is only logged: moving twenty cards at once tells nothing.
-    // Moves that come faster than they can be shown (computer players) are not held up either:
-    // the page never falls more than a few moves behind the table.
-    var behind = Q.steps.length;
-    if (step.events.length <= 4 && S.view && behind <= MAX_BEHIND) {
+    if (live && S.view) {
       step.events.forEach(function (ev) {
         if (G.animate) { took = Math.max(took, G.animate(ev, ctx, motion) || 0); }
-        if (G.paced && G.paced.indexOf(ev.type) >= 0 && ev.seat !== S.seat) { paced = true; }
       });
     }
-    var wait = behind > MAX_BEHIND ? 0 : Math.max(took, paced && behind ? PACE_MS : 0);
-    if (!wait) { pump(); return; }
-    Q.busy = true;
-    setTimeout(function () { Q.busy = false; pump(); }, wait);
+    if (took) { hold(took); } else { pump(); }
   }
-
   function onView(m) {
     S.lastSeq = m.seq;
     S.table = m.table;
