@@ -74,6 +74,9 @@ class Settings(BaseSettings):
     open_table_ttl: float = Field(default=1800.0, ge=0,
                                   description="an open table whose seats did not change for this long "
                                               "expires and leaves the lobby (0 = never)")
+    lobby_per_address: int = Field(default=3, ge=0, description=(
+        "open public tables created from one client address (an IPv6 /64) listed in the lobby, its "
+        "most relevant ones; applied in the lobby query, before paging (0 = no cap)"))
     legacy_tokens: bool = Field(default=True, description=(
         "accept first-format guest tokens (renewed on first use; revoking refuses them)"))
     legacy_tokens_until: datetime = Field(

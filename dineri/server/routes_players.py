@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict
 
 from dineri.accounts.names import NameError_, check_display_name
+from dineri.server.addresses import network_of
 from dineri.server.auth import clean_name
 from dineri.server.deps import PlayerDep, ServicesDep, set_token_cookie
 from dineri.server.errors import responses
@@ -37,14 +38,16 @@ async def create_player(body: NewPlayer, request: Request, response: Response, s
     """Create a guest identity; sets the httponly cookie (``Secure`` over HTTPS, living the token
     lifetime) and returns the bearer token.
     ``422 malformed`` for a bad name; ``429 rate_limited`` beyond ``guests_per_minute`` new
-    players from one client address (guests are free: unlimited ones could flood the lobby)."""
+    players from one client address (an IPv6 /64; guests are free: unlimited ones could flood the lobby)."""
     try:
         name = check_display_name(clean_name(body.name))  # reserved and look-alike names: issue 14
     except NameError_ as e:
         raise HTTPException(422, {"code": e.code, "message": str(e)}) from None
     except ValueError as e:
         raise HTTPException(422, {"code": "malformed", "message": str(e)}) from None
-    address = request.client.host if request.client else "?"
+    # Counted per network (an IPv6 /64: one subscriber's block), else a client with a block of
+    # addresses would get a fresh limit from each.
+    address = network_of(request.client.host if request.client else None)
     if services.guests is not None and not await services.guests.allow(address):
         raise HTTPException(429, {"code": "rate_limited",
                                   "message": f"at most {services.guests.limit} new players a minute"})

@@ -7,7 +7,7 @@ import json
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -68,6 +68,12 @@ class BotRequest(_Body):
     level: Literal["easy", "medium", "hard", "greedy", "random"] | None = None
 
 
+def _address(request: Request) -> str:
+    """The client's address: the peer, or what a trusted proxy forwarded (``ProxyHeadersMiddleware``
+    with ``DINERI_FORWARDED_ALLOW_IPS``; another peer's ``X-Forwarded-For`` is ignored)."""
+    return request.client.host if request.client else "?"
+
+
 def _refused(e: Refused) -> HTTPException:
     return HTTPException(e.status, {"code": e.code, "message": e.message})
 
@@ -117,12 +123,16 @@ def _no_unknown_options(game: str, options: dict[str, Any]) -> None:
 
 
 @router.post("", status_code=201, responses=responses(400, 401, 409, 413, 422, 429))
-async def create_table(body: NewTable, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+async def create_table(body: NewTable, player: PlayerDep, services: ServicesDep, request: Request
+                       ) -> dict[str, Any]:
     """Create a table hosted by the caller (the host takes a seat like anybody else).
-    ``422 malformed`` for an unknown game, bad options or a key that is not one of the game's."""
+    ``422 malformed`` for an unknown game, bad options or a key that is not one of the game's.
+    The table keeps a keyed hash of the client address (the forwarded one behind a trusted
+    proxy): the lobby lists a few tables per address."""
     _no_unknown_options(body.game, body.options)
     try:
-        sess = await services.tables.create_table(player.id, body.game, body.options, body.public, body.clock)
+        sess = await services.tables.create_table(player.id, body.game, body.options, body.public, body.clock,
+                                                  address=_address(request))
     except Refused as e:
         raise _refused(e) from None
     return sess.info(with_code=True)
@@ -132,8 +142,9 @@ async def create_table(body: NewTable, player: PlayerDep, services: ServicesDep)
 async def lobby(services: ServicesDep, response: Response,
                 page: Annotated[int, Query(ge=1, le=LOBBY_MAX_PAGE)] = 1) -> list[dict[str, Any]]:
     """The lobby, ``LOBBY_PAGE_SIZE`` (50) open public tables a page: those where somebody sits
-    first, then those with a turn clock, then the newest; at most 2 per host; tables about to
-    expire left out. When a next page has tables, the ``Link`` header names it (``rel="next"``)."""
+    first, then those with a turn clock, then the newest; at most 2 per host and
+    ``DINERI_LOBBY_PER_ADDRESS`` (3) created from one client address; tables about to expire
+    left out. When a next page has tables, the ``Link`` header names it (``rel="next"``)."""
     tables, more = await services.tables.lobby_page(page)
     if more:
         response.headers["Link"] = f'</api/tables?page={page + 1}>; rel="next"'
@@ -224,7 +235,8 @@ async def start(table_id: str, body: StartRequest, player: PlayerDep, services: 
 
 
 @router.post("/{table_id}/rematch", responses=responses(401, 403, 404, 409))
-async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+async def rematch(table_id: str, player: PlayerDep, services: ServicesDep, request: Request
+                  ) -> dict[str, Any]:
     """A player of the finished table asks for a rematch: the rematch table is created once (same
     options; host: the first to ask; its computer players seated again), every asking player is
     seated there on their side, and the finished table's info carries ``rematch`` (pushed to its
@@ -232,7 +244,7 @@ async def rematch(table_id: str, player: PlayerDep, services: ServicesDep) -> di
     old = await _session(services, table_id)
     _hide_from_strangers(old, player.id)
     try:
-        new, created = await services.tables.rematch(table_id, player.id)
+        new, created = await services.tables.rematch(table_id, player.id, address=_address(request))
         if created and services.bot_launcher is not None:
             for seat, row in sorted(old.seat_rows.items()):
                 if row.is_bot and seat not in new.seat_rows:

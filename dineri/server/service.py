@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import Fanout
 from dineri.games import GameError, get_game
+from dineri.server.addresses import AddressKeys
 from dineri.server.ratelimit import Window
 from dineri.server.session import Refused, TableSession
 from dineri.server.shared import SharedCounters, SharedPresence
@@ -78,6 +79,7 @@ class TableService:
         self._lobby_dirty = False
         self._lobby_at = 0.0
         self._creating: dict[str, asyncio.Lock] = {}  # player id -> lock: check-and-create is atomic
+        self._address_keys: AddressKeys | None = None  # built on first use (it reads the secret)
         # Runs the computer players of a table (``BotLauncher``; set by ``create_app``):
         # ``await bots.resume(session)`` whenever a table is loaded or its match starts.
         self.bots: Any = None
@@ -261,14 +263,26 @@ class TableService:
         if self.bots is not None:
             await self.bots.resume(sess)
 
+    def address_key(self, address: str | None) -> str | None:
+        """The stored key of the client ``address`` (``AddressKeys`` under the server's secret;
+        ``None`` for no address)."""
+        if address is None:
+            return None
+        if self._address_keys is None:
+            self._address_keys = AddressKeys(self.settings.resolved_secret())
+        return self._address_keys.key(address)
+
     async def create_table(self, host_id: str, game: str, options: dict[str, Any], public: bool,
-                           clock: int, *, rematch_of: str | None = None) -> TableSession:
+                           clock: int, *, rematch_of: str | None = None,
+                           address: str | None = None) -> TableSession:
         """Create an open table hosted by ``host_id``. Raises :class:`Refused` ``malformed``,
         ``too_many_tables`` (409: already :data:`MAX_OPEN_TABLES` open tables), ``rate_limited``
         (429: more than :data:`CREATE_PER_MINUTE` creations in the last minute).
         ``rematch_of``: the new table is that finished table's rematch, stored in the same
         transaction by a conditional update; raises :class:`RematchExists` (nothing created)
-        when another request, of any process, made it first (issue 9)."""
+        when another request, of any process, made it first (issue 9). ``address``: the
+        creating client's (the lobby lists ``settings.lobby_per_address`` tables of one address;
+        only its keyed hash is stored; ``None``: no address cap)."""
         try:
             g = get_game(game)
         except KeyError:
@@ -279,13 +293,14 @@ class TableService:
             raise Refused(e.code, e.message, 422) from None
         if clock not in CLOCKS:
             raise Refused("malformed", f"clock must be one of {CLOCKS}", 422)
+        creator_key = self.address_key(address)
 
         def write(s: Session) -> str:
             repo.lock_host(s, host_id)
             if repo.open_tables_of(s, host_id) >= MAX_OPEN_TABLES:
                 raise Refused("too_many_tables", TOO_MANY)
             new_id = repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
-                                       clock=clock).id
+                                       clock=clock, creator_key=creator_key).id
             if rematch_of is not None and not repo.set_rematch(s, rematch_of, new_id):
                 raise RematchExists(repo.rematch_of(s, rematch_of) or "")  # rolls the insert back
             return new_id
@@ -305,7 +320,8 @@ class TableService:
         await self.lobby_changed()
         return sess
 
-    async def rematch(self, table_id: str, player_id: str) -> tuple[TableSession, bool]:
+    async def rematch(self, table_id: str, player_id: str, *,
+                      address: str | None = None) -> tuple[TableSession, bool]:
         """Seat ``player_id`` (a player of the finished table ``table_id``) at its rematch table,
         created on the first request with the same game, options, privacy and clock, hosted by
         that first requester. The caller keeps their seat number where it is free, else another
@@ -313,7 +329,8 @@ class TableService:
         Raises :class:`Refused`: ``not_found``, ``forbidden``, ``not_over``, ``table_full``,
         ``not_open`` (the rematch has started without the caller), ``removed`` (403: the rematch
         host removed the caller from it). Idempotent: a repeated or simultaneous request of a
-        seated caller answers the same table."""
+        seated caller answers the same table. ``address``: the caller's client address (the
+        rematch table's creating address when this request creates it)."""
         old = await self.session(table_id)
         if old is None:
             raise Refused("not_found", "no such table", 404)
@@ -325,7 +342,7 @@ class TableService:
                 return stored, False
             try:
                 sess = await self.create_table(player_id, old.game_name, old.options, old.public,
-                                               old.clock, rematch_of=table_id)
+                                               old.clock, rematch_of=table_id, address=address)
             except RematchExists as e:
                 return e.table_id, False
             created.append(sess.id)
@@ -371,14 +388,17 @@ class TableService:
     async def lobby_page(self, page: int = 1) -> tuple[list[dict[str, Any]], bool]:
         """Page ``page`` (from 1, :data:`LOBBY_PAGE_SIZE` tables) of the lobby: open public
         tables as table infos, most relevant first (``repo.open_public_tables``: somebody seated,
-        then a turn clock, then the newest), at most :data:`LOBBY_PER_HOST` per host (applied in
-        the query), none about to expire. Returns ``(tables, more)``: ``more`` when a next page
+        then a turn clock, then the newest), at most :data:`LOBBY_PER_HOST` per host and
+        ``settings.lobby_per_address`` per creating address (both applied in the query, before
+        paging), none about to expire. Returns ``(tables, more)``: ``more`` when a next page
         has tables."""
         ttl = self.settings.open_table_ttl
         since = utcnow() - timedelta(seconds=ttl) if ttl > 0 else None
 
         def ids(s: Session) -> list[str]:
-            rows = repo.open_public_tables(s, per_host=LOBBY_PER_HOST, offset=(page - 1) * LOBBY_PAGE_SIZE,
+            rows = repo.open_public_tables(s, per_host=LOBBY_PER_HOST,
+                                           per_address=self.settings.lobby_per_address,
+                                           offset=(page - 1) * LOBBY_PAGE_SIZE,
                                            limit=LOBBY_PAGE_SIZE + 1, changed_since=since)
             return [t.id for t, _ in rows]
         found = await asyncio.to_thread(self._tx, ids)

@@ -67,6 +67,10 @@ class Table(Base):
     # When a match in progress next needs its owner loaded (a clock or a grace period runs out;
     # issue 8 item 6): set with every action's write, polled by the service (null: at once).
     due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    # A keyed hash of the address that created the table (dineri.server.addresses; never the
+    # address itself), kept while the table is open: the lobby lists a few tables per address
+    # (issue 7 item 6, migration 0006). Null: created without one (quick matches, before 0006).
+    creator_key: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Seat(Base):

@@ -88,6 +88,34 @@ def test_creations_per_minute_hold_across_two_processes(site: Site) -> None:
     assert sorted(r.status_code for r in replies) == [201, 201, 429, 429, 429, 429], [r.text for r in replies]
 
 
+def test_the_lobby_lists_three_tables_of_one_address_whichever_process_made_them(site: Site) -> None:
+    """Issue 7 item 6 across processes: 3 guests of one address (the site's 3 a minute) each host
+    2 seated, clocked tables, made through alternating processes; each process's lobby (and
+    nginx's) lists 3 of those 6, and a plain table of another address besides. The address key
+    is the same on both processes (one secret), and the cap is in the query of the shared
+    database."""
+    one, two = (site.direct(s).base for s in site.services)
+    address, made = "192.0.2.77", set()
+    for i in range(GUESTS):
+        guest = _token((one, two)[i % 2], address, f"Crowd{i}")
+        auth = {"Authorization": f"Bearer {guest['token']}", "X-Forwarded-For": address}
+        for j in range(2):
+            base = (one, two)[(i + j) % 2]
+            t = httpx.post(base + "/api/tables", json={"clock": 15}, headers=auth, timeout=30)
+            assert t.status_code == 201, t.text
+            made.add(t.json()["id"])
+            seat = f"{base}/api/tables/{t.json()['id']}/seats"
+            r = httpx.post(seat, json={"seat": 0}, headers=auth, timeout=30)
+            assert r.status_code == 200, r.text
+    other = _token(two, "192.0.2.78", "Other")
+    t = httpx.post(one + "/api/tables", json={}, timeout=30,
+                   headers={"Authorization": f"Bearer {other['token']}", "X-Forwarded-For": "192.0.2.78"})
+    assert t.status_code == 201, t.text
+    for base in (one, two, site.base):
+        listed = {x["id"] for x in httpx.get(base + "/api/tables", timeout=30).json()}
+        assert len(listed & made) == 3 and t.json()["id"] in listed, base
+
+
 def test_shared_windows_count_once_for_the_site_and_fall_back_in_process() -> None:
     """Two processes' windows on one Redis prefix share one count; a window whose Redis is away
     still limits, in process (logged), instead of failing the request."""

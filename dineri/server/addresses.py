@@ -1,0 +1,59 @@
+"""Client addresses as limits see them (issue 7, item 6), and the privacy-preserving key of the
+address that created a table.
+
+The address is the request's client (``request.client.host``): the peer, or, when the peer is a
+trusted proxy (``DINERI_FORWARDED_ALLOW_IPS``), what it forwarded in ``X-Forwarded-For``
+(``ProxyHeadersMiddleware``, installed by :func:`dineri.server.app.create_app`). A client that is
+not a trusted proxy cannot choose its address by sending that header.
+
+:func:`network_of` groups the addresses one subscriber holds: an IPv6 subscriber is given a whole
+``/64`` (often more), so an address of it is counted as its ``/64``; an IPv4 address (also written
+IPv4-mapped, ``::ffff:a.b.c.d``) counts as itself. Anything that is not an IP address (a test
+client, a Unix socket) counts as its own text.
+
+:class:`AddressKeys` turns that into what a table stores (``tables.creator_key``): an HMAC-SHA256
+of the network under a key derived from the server's secret, 32 hex digits. Equal networks give
+equal keys on every process of a site (they share ``DINERI_SECRET_KEY``); the stored key does not
+give the address back, nor can it be matched against guessed addresses without the secret (all
+IPv4 addresses are few enough to try them all against a plain hash).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+
+#: An IPv6 address counts as its network of this prefix length (one subscriber's block).
+IPV6_PREFIX = 64
+KEY_LENGTH = 32  # hex digits stored (128 bits)
+
+
+def network_of(host: str | None) -> str:
+    """The network an address counts as: ``"203.0.113.7"`` -> ``"203.0.113.7"``,
+    ``"2001:db8::1"`` -> ``"2001:db8::/64"``, ``"::ffff:203.0.113.7"`` -> ``"203.0.113.7"``;
+    not an IP address (``None`` too): the text itself (``"?"`` for ``None``)."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host.strip().removeprefix("[").removesuffix("]").split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
+
+
+class AddressKeys:
+    """Keyed hashes of client networks (:func:`network_of`) under ``secret`` (the server's)."""
+
+    def __init__(self, secret: str) -> None:
+        # A key of its own, derived from the secret: these hashes never help forge a token.
+        self._key = hmac.new(secret.encode(), b"dineri/address-key/1", hashlib.sha256).digest()
+
+    def key(self, host: str | None) -> str:
+        """The stored key of the client ``host`` (:data:`KEY_LENGTH` hex digits)."""
+        digest = hmac.new(self._key, network_of(host).encode(), hashlib.sha256).hexdigest()
+        return digest[:KEY_LENGTH]
