@@ -13,14 +13,15 @@ import json
 import sys
 from typing import Any
 
-import httpx
-from websockets.exceptions import WebSocketException
-
-from dineri.bot.client import BotError, fetch_record, parse_table_url, play
 from dineri.bot.strategy import STRATEGIES
+
+# The client (httpx, websockets) is imported by ``cmd_bot``: every ``dineri`` command builds this
+# parser, and ``dineri serve`` must not pay for an HTTP client it never uses (issue 8 item 6).
 
 
 async def _run(args: argparse.Namespace) -> int:
+    from dineri.bot.client import fetch_record, parse_table_url, play
+
     result, token = await play(args.url, name=args.name, strategy=args.strategy, seat=args.seat,
                                side=args.side, token=args.token, seed=args.seed, delay=args.delay)
     over = result.match_over or {}
@@ -38,6 +39,11 @@ async def _run(args: argparse.Namespace) -> int:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """Run the bot; returns the exit status (errors printed on standard error)."""
+    import httpx
+    from websockets.exceptions import WebSocketException
+
+    from dineri.bot.client import BotError
+
     try:
         return asyncio.run(_run(args))
     except BotError as e:

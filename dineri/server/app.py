@@ -69,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await services.tables.start()  # loading a table also restarts its computer players
         if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
             gcpause.tune()
+        else:
+            gcpause.release()
         pauses = gcpause.Pauses()  # from here on: the pauses of serving, not tune()'s own collection
         pauses.install()
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),

@@ -8,6 +8,9 @@ from typing import Any
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server on uvicorn with settings from ``DINERI_*``; logs are JSON lines."""
+    from dineri.server import gcpause
+
+    gcpause.hold()  # no collection while start-up builds what lives on; the lifespan turns it on
     import uvicorn
 
     from dineri.server.app import create_app

@@ -14,9 +14,10 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from redis import asyncio as aioredis
+if TYPE_CHECKING:  # imported when a client is made: a site without Redis never loads it (issue 8 item 6)
+    from redis import asyncio as aioredis
 
 # KEYS[1]: the window's sorted set; ARGV: limit, window in microseconds, a unique member.
 # Returns 1 (counted) or 0 (the limit is reached; not counted).
@@ -49,6 +50,8 @@ class SharedCounters:
 
     def _client(self) -> Any:
         if self._redis is None:
+            from redis import asyncio as aioredis
+
             self._redis = aioredis.from_url(self.url)
             self._script = self._redis.register_script(_HIT)
         return self._script
@@ -95,6 +98,8 @@ class SharedPresence:
 
     def _client(self) -> aioredis.Redis:
         if self._redis is None:
+            from redis import asyncio as aioredis
+
             self._redis = aioredis.from_url(self.url)
         return self._redis
 
