@@ -261,6 +261,12 @@ class TableSession(Presence):
         if self.on_lease_lost is not None:
             self.on_lease_lost(self)
 
+    def _not_stale(self) -> None:
+        """A write's guard (run in the writer's thread): raise :class:`Stale` when another
+        process changed the table since this session read it."""
+        if self.stale:
+            raise Stale
+
     def _on_bundle(self, bundle: dict[str, Any]) -> None:
         if bundle.get("origin") != self.origin:
             self.stale = True
@@ -672,13 +678,10 @@ class TableSession(Presence):
         known, stored, rows = self.last_seq, self.rounds_stored, _step_rows(judged.steps)
         holder, due = self._holder(), self._due(new)
 
+        append = repo.Append(self.id, match_id, known, events, rows, holder, due, self._not_stale, Stale)
+
         def write(s: Session) -> list[int]:
-            if self.stale:
-                raise Stale
-            seqs = repo.append_actions(s, table_id=self.id, match_id=match_id, known=known, events=events,
-                                       steps=rows, holder=holder, due=due)
-            if seqs is None:
-                raise Stale
+            seqs = append(s)
             if fresh_rounds:
                 repo.store_rounds(s, match_id, stored + 1, fresh_rounds)
             if record is not None and result is not None:
@@ -687,7 +690,9 @@ class TableSession(Presence):
                 repo.store_header(s, match_id, record)
             return seqs
         try:
-            seqs = await self._db(write)
+            # A plain action (no round ended, no deck added) is data the writer batches with the
+            # other tables' (one executemany per statement: dineri/store/writer.py).
+            seqs = await self._db(write if record is not None or fresh_rounds else append)
         except IntegrityError:  # another process sharing a SQLite file numbered these events first
             raise Stale from None
         self.rounds_stored = stored + len(fresh_rounds)

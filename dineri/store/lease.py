@@ -3,9 +3,10 @@
 A table is written by one process at a time: its owner. The owner takes the lease once, when it
 loads the table (:func:`take`), renews every lease it holds in the background with one
 statement (:func:`renew`), and every write of the table's events is conditioned on the lease's
-fencing number (:func:`held_clause`, used by ``repo.claim_seqs``): once another process took the
-lease, a stale owner's write changes nothing and fails. Taking a lease bumps ``fence``, so a
-takeover always invalidates the previous owner, even one that is only paused.
+fencing number (``repo.claim_seqs``: its one UPDATE requires the lease row with the writer's
+owner and fence): once another process took the lease, a stale owner's write changes nothing and
+fails. Taking a lease bumps ``fence``, so a takeover always invalidates the previous owner, even
+one that is only paused.
 
 A lease whose ``expires_at`` passed belongs to nobody alive: any process may take it (its
 owner died or lost the database). A process takes back its own lease at once (``owner`` equal:
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, insert, or_, select, update
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -118,13 +119,6 @@ def expired(s: Session, *, now: datetime | None = None, limit: int = 500) -> lis
     q = (select(TableLease).where(TableLease.expires_at <= now).order_by(TableLease.expires_at)
          .limit(limit))
     return [Lease(r.table_id, r.owner, r.fence, _aware(r.expires_at)) for r in s.execute(q).scalars()]
-
-
-def held_clause(table_id: Any, owner: str, fence: int) -> Any:
-    """A SQL condition true while ``owner`` holds ``table_id``'s lease with ``fence``: add it to
-    a write's WHERE so a stale owner's write changes nothing (the fencing check)."""
-    return exists().where(and_(TableLease.table_id == table_id, TableLease.owner == owner,
-                               TableLease.fence == fence))
 
 
 def forget(s: Session, table_id: str) -> None:

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, insert, or_, select, update
+from sqlalchemy import bindparam, case, delete, exists, func, insert, or_, select, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
-from dineri.store import hooks, lease
+from dineri.store import hooks
 from dineri.store.models import (
     ActionLog,
     EventLog,
@@ -332,6 +333,41 @@ def current_match(s: Session, table_id: str) -> Match | None:
     return s.execute(q).scalar_one_or_none()
 
 
+# The per-action statements (issue 8 item 1), built once: SQLAlchemy then reuses their cache key
+# and compiled form, and a group of writes runs each as one executemany (:func:`append_many`).
+_INSERT_EVENTS = insert(EventLog)
+_INSERT_ACTIONS = insert(ActionLog)
+_CLAIMS: dict[tuple[bool, bool], Any] = {}
+
+
+def _claim_statement(fenced: bool, due: bool) -> Any:
+    """``UPDATE tables SET next_seq = :b_next[, due_at = :b_due] WHERE id = :b_id AND next_seq =
+    :b_known [AND <the lease is (:b_owner, :b_fence)>]`` (see :func:`claim_seqs`)."""
+    key = (fenced, due)
+    q = _CLAIMS.get(key)
+    if q is None:
+        conditions = [Table.id == bindparam("b_id"), Table.next_seq == bindparam("b_known")]
+        if fenced:  # the fencing check (dineri/store/lease.py, issue 8 item 3)
+            conditions.append(exists().where(TableLease.table_id == bindparam("b_id"),
+                                             TableLease.owner == bindparam("b_owner"),
+                                             TableLease.fence == bindparam("b_fence")))
+        values: dict[str, Any] = {"next_seq": bindparam("b_next")}
+        if due:
+            values["due_at"] = bindparam("b_due", type_=Table.__table__.c.due_at.type)
+        q = _CLAIMS[key] = update(Table).where(*conditions).values(**values)
+    return q
+
+
+def _claim_params(table_id: str, known: int, count: int, holder: tuple[str, int] | None,
+                  due: datetime | bool | None) -> dict[str, Any]:
+    params: dict[str, Any] = {"b_id": table_id, "b_known": known + 1, "b_next": known + 1 + count}
+    if holder is not None:
+        params["b_owner"], params["b_fence"] = holder
+    if due is not False:
+        params["b_due"] = due
+    return params
+
+
 def claim_seqs(s: Session, table_id: str, known: int, count: int,
                holder: tuple[str, int] | None = None, due: datetime | bool | None = False) -> bool:
     """Take the event numbers ``known + 1 … known + count`` of ``table_id``: one conditional
@@ -340,24 +376,22 @@ def claim_seqs(s: Session, table_id: str, known: int, count: int,
     ``False``, with nothing changed, when the stored table's next number is not ``known + 1``
     (another writer numbered events first) or the lease is no longer ``holder``'s. ``due``: the
     table's new ``due_at`` (``None`` clears it; ``False`` leaves it), in the same statement."""
-    conditions = [Table.id == table_id, Table.next_seq == known + 1]
-    if holder is not None:
-        conditions.append(lease.held_clause(table_id, holder[0], holder[1]))
-    values: dict[str, Any] = {"next_seq": known + 1 + count}
-    if due is not False:
-        values["due_at"] = due
-    q = (update(Table).where(*conditions).values(**values).execution_options(synchronize_session=False))
-    result: Any = s.execute(q)
+    q = _claim_statement(holder is not None, due is not False)
+    result: Any = s.connection().execute(q, _claim_params(table_id, known, count, holder, due))
     return bool(result.rowcount)
+
+
+def _event_rows(table_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
+                ) -> list[dict[str, Any]]:
+    return [{"table_id": table_id, "seq": first + i, "event": _dump(ev), "created_at": now}
+            for i, ev in enumerate(events)]
 
 
 def insert_events(s: Session, table_id: str, first: int, events: Sequence[dict[str, Any]]) -> list[int]:
     """Store ``events`` numbered ``first, first + 1, …`` (numbers taken by :func:`claim_seqs`)."""
-    now = utcnow()
-    rows = [{"table_id": table_id, "seq": first + i, "event": _dump(ev), "created_at": now}
-            for i, ev in enumerate(events)]
+    rows = _event_rows(table_id, first, events, utcnow())
     if rows:
-        s.execute(insert(EventLog), rows)
+        s.connection().execute(_INSERT_EVENTS, rows)
     return [first + i for i in range(len(events))]
 
 
@@ -379,15 +413,94 @@ def append_actions(s: Session, *, table_id: str, match_id: int, known: int,
     return seqs
 
 
+def _action_rows(match_id: int, known: int, steps: Sequence[dict[str, Any]], now: datetime
+                 ) -> list[dict[str, Any]]:
+    return [{"match_id": match_id, "idx": st["idx"], "seat": st["seat"], "client_id": st["client_id"],
+             "action": _dump(st["action"]), "auto": bool(st["auto"]), "ack_seq": known + st["events_end"],
+             "created_at": now} for st in steps]
+
+
 def insert_actions(s: Session, match_id: int, known: int, steps: Sequence[dict[str, Any]]) -> None:
     """Log accepted actions (the steps of :func:`append_actions`) whose events were numbered
     from ``known + 1``."""
-    now = utcnow()
-    rows = [{"match_id": match_id, "idx": st["idx"], "seat": st["seat"], "client_id": st["client_id"],
-             "action": _dump(st["action"]), "auto": bool(st["auto"]), "ack_seq": known + st["events_end"],
-             "created_at": now} for st in steps]
+    rows = _action_rows(match_id, known, steps, utcnow())
     if rows:
-        s.execute(insert(ActionLog), rows)
+        s.connection().execute(_INSERT_ACTIONS, rows)
+
+
+class Conflict(Exception):
+    """A write's event numbers or lease were no longer the writer's (:class:`Append`)."""
+
+
+@dataclass(eq=False)
+class Append:
+    """One plain action's write (:func:`append_actions`) as data, so that the group-commit writer
+    (:mod:`dineri.store.writer`) runs the writes of many tables together: :meth:`run_many` makes
+    one executemany of each statement for the whole group (issue 8 items 1–2). Called alone
+    (``append(s)``) it is :func:`append_actions` and returns the event numbers.
+
+    ``guard``: called first, in the writer's thread; it raises to refuse the write (the session
+    became stale). ``conflict``: the exception raised (nothing changed) when another writer
+    numbered the table's events first or the lease is no longer ``holder``'s."""
+
+    table_id: str
+    match_id: int
+    known: int
+    events: Sequence[dict[str, Any]]
+    steps: Sequence[dict[str, Any]]
+    holder: tuple[str, int] | None = None
+    due: datetime | bool | None = False
+    guard: Callable[[], None] | None = None
+    conflict: type[Exception] = Conflict
+
+    def __call__(self, s: Session) -> list[int]:
+        return self.run_many(s, [self])[0]
+
+    @staticmethod
+    def run_many(s: Session, writes: Sequence[Append]) -> list[list[int]]:
+        """Run ``writes`` in order, as one UPDATE per statement shape and one INSERT each of
+        events and actions (executemany). Returns each write's event numbers. Raises the first
+        write's ``conflict`` when any of them lost its numbers or lease: the caller rolls the
+        transaction back and runs each alone to learn which (the writer does)."""
+        for w in writes:
+            if w.guard is not None:
+                w.guard()
+        out: list[list[int]] = []
+        i = 0
+        while i < len(writes):  # chunks with no table twice: a chunk's claims run in any order
+            seen: set[str] = set()
+            j = i
+            while j < len(writes) and writes[j].table_id not in seen:
+                seen.add(writes[j].table_id)
+                j += 1
+            out.extend(_append_chunk(s, writes[i:j]))
+            i = j
+        return out
+
+
+def _append_chunk(s: Session, writes: Sequence[Append]) -> list[list[int]]:
+    conn = s.connection()
+    claims: dict[tuple[bool, bool], list[dict[str, Any]]] = {}
+    events: list[dict[str, Any]] = []
+    actions: list[dict[str, Any]] = []
+    out: list[list[int]] = []
+    now = utcnow()
+    for w in writes:
+        first = w.known + 1
+        claims.setdefault((w.holder is not None, w.due is not False), []).append(
+            _claim_params(w.table_id, w.known, len(w.events), w.holder, w.due))
+        events.extend(_event_rows(w.table_id, first, w.events, now))
+        actions.extend(_action_rows(w.match_id, w.known, w.steps, now))
+        out.append(list(range(first, first + len(w.events))))
+    for (fenced, due), params in claims.items():
+        result: Any = conn.execute(_claim_statement(fenced, due), params)
+        if result.rowcount != len(params):  # one of them (at least) was beaten: nothing of it stays
+            raise writes[0].conflict
+    if events:
+        conn.execute(_INSERT_EVENTS, events)
+    if actions:
+        conn.execute(_INSERT_ACTIONS, actions)
+    return out
 
 
 def store_header(s: Session, match_id: int, record: dict[str, Any]) -> None:

@@ -2,9 +2,11 @@
 together in one transaction, and resolves each caller's future only after that commit.
 
 A write is a function ``fn(session) -> value`` that only issues statements (it may be run
-again: see below). The writer drains its queue (at most :data:`MAX_BATCH` writes), runs them
-in order in one transaction and commits once: every write is durable when its caller hears
-back, and the commit's fsync is shared by the whole group.
+again: see below). A callable object whose class has a static ``run_many(session, writes) ->
+values`` (``dineri.store.repo.Append``, a plain action) is run with the consecutive writes of its
+class at once: one executemany per statement for all of them. The writer drains its queue (at
+most :data:`MAX_BATCH` writes), runs them in order in one transaction and commits once: every
+write is durable when its caller hears back, and the commit's fsync is shared by the whole group.
 
 When a write raises (``Stale``, an ``IntegrityError``, a result hook), the group is rolled back
 and each write of it is run again alone, in its own transaction, so one failing write never
@@ -145,15 +147,14 @@ class Writer:
         self._busy_since = time.monotonic()
         try:
             values: list[Any] = []
-            failed = False
+            failed = False  # a write raised (else: the commit itself failed)
             try:
                 with self.sm.begin() as s:
-                    for w in live:
-                        try:
-                            values.append(w.fn(s))
-                        except Exception:
-                            failed = True
-                            raise
+                    try:
+                        values = _apply(s, live)
+                    except Exception:
+                        failed = True
+                        raise
                     if any(self._expired(w) for w in live):  # a caller gave up: commit nothing
                         failed = True
                         raise _Retry
@@ -212,6 +213,27 @@ class Writer:
             if not w.future.done():
                 w.future.set_exception(error)
         _call(w.loop, done)
+
+
+def _apply(s: Session, writes: list[_Write[Any]]) -> list[Any]:
+    """Run the writes in order; a run of consecutive writes of one class with a ``run_many``
+    static method (``dineri.store.repo.Append``) goes to it at once (one executemany per
+    statement for the run instead of statements per write). Returns each write's value."""
+    values: list[Any] = []
+    i = 0
+    while i < len(writes):
+        fn = writes[i].fn
+        many = getattr(type(fn), "run_many", None)
+        if many is None:
+            values.append(fn(s))
+            i += 1
+            continue
+        j = i + 1
+        while j < len(writes) and type(writes[j].fn) is type(fn):
+            j += 1
+        values.extend(many(s, [w.fn for w in writes[i:j]]))
+        i = j
+    return values
 
 
 def _call(loop: asyncio.AbstractEventLoop, fn: Callable[[], None]) -> None:

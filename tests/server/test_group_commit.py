@@ -14,19 +14,20 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import event, select, text
 from sqlalchemy.orm import Session
 from websockets.exceptions import ConnectionClosed
 
 from dineri.fanout import LocalFanout
 from dineri.server.service import TableService
 from dineri.settings import Settings
-from dineri.store import repo
+from dineri.store import lease, repo
 from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import Player
 from dineri.store.writer import Unavailable, Writer
@@ -346,3 +347,81 @@ def test_readyz_says_unavailable_while_writes_are_refused_though_reads_answer(pg
         locker.dispose()
         srv.stop()
         api.http.close()
+
+
+def _batch_tables(sm: Any, n: int) -> list[tuple[str, int]]:
+    """``n`` tables with a match each (no event yet): ``(table id, match id)``."""
+    out = []
+    with sm.begin() as s:
+        host = repo.create_player(s, "H")
+        for _ in range(n):
+            t = repo.create_table(s, host_id=host.id, game="chkobba", options={}, public=True, clock=0)
+            m = repo.start_match(s, t, "chkobba", {"actions": []})
+            out.append((t.id, m.id))
+    return out
+
+
+def _append(table: tuple[str, int], known: int, holder: tuple[str, int] | None = None) -> repo.Append:
+    step = {"idx": known, "seat": 0, "client_id": f"c{known}", "action": {"type": "keep"}, "auto": False,
+            "events_end": 1}
+    return repo.Append(table[0], table[1], known, [{"type": "kept", "n": known}], [step], holder, None)
+
+
+@pytest.mark.parametrize("db", ["sqlite", "postgres"])
+def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db: str,
+                                                              request: pytest.FixtureRequest) -> None:
+    """Issue 8 items 1–2: a group of plain actions (repo.Append) runs each statement once for
+    the whole group (executemany), in order, with the fencing check; a table written twice in
+    one group gets its numbers in order; the second write of a beaten table is refused alone."""
+    url = request.getfixturevalue("pg_url") if db == "postgres" else f"sqlite:///{tmp_path / 'b.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _batch_tables(sm, 4)
+    with sm.begin() as s:
+        fence = lease.take(s, tables[3][0], "node-a", 60)
+    assert fence is not None
+    statements: list[tuple[str, bool]] = []
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def seen(_conn: Any, _cur: Any, statement: str, _params: Any, _ctx: Any, many: bool) -> None:
+        statements.append((" ".join(statement.split()[:3]).upper(), many))
+
+    writer = Writer(sm, timeout=10)
+
+    def slow(s: Session) -> None:
+        time.sleep(0.3)  # the others queue up meanwhile and form one group
+
+    async def run(writes: list[repo.Append]) -> list[Any]:
+        first = asyncio.ensure_future(writer.run(slow))
+        await asyncio.sleep(0.05)
+        out = await asyncio.gather(*(writer.run(w) for w in writes), return_exceptions=True)
+        await first
+        return out
+    writes = [_append(tables[0], 0), _append(tables[1], 0), _append(tables[2], 0), _append(tables[0], 1),
+              _append(tables[3], 0, ("node-a", fence))]
+    statements.clear()
+    assert asyncio.run(run(writes)) == [[1], [1], [1], [2], [1]]
+    updates = [many for st, many in statements if st.startswith("UPDATE TABLES")]
+    inserts = [st for st, _ in statements if st.startswith("INSERT INTO EVENTS")]
+    # Two chunks (table 0 twice), the fenced claim apart from the others: 3 UPDATEs, not 5.
+    assert len(updates) == 3 and len(inserts) == 2, statements
+    with sm() as s:
+        assert repo.events_after(s, tables[0][0], 0) == [(1, {"type": "kept", "n": 0}),
+                                                          (2, {"type": "kept", "n": 1})]
+        assert repo.client_acks(s, tables[0][1]) == {(0, "c0"): 1, (0, "c1"): 2}
+    # A beaten write (stale numbers, a lost lease) in a group: refused alone, the others stored.
+    with sm.begin() as s:
+        later = datetime.now(UTC) + timedelta(seconds=120)  # node-a's lease ran out: node-b takes it
+        assert lease.take(s, tables[3][0], "node-b", 60, now=later) is not None
+    writes = [_append(tables[1], 1), _append(tables[2], 0), _append(tables[0], 2),
+              _append(tables[3], 1, ("node-a", fence))]
+    out = asyncio.run(run(writes))
+    writer.stop()
+    assert out[0] == [2] and out[2] == [3], out
+    assert isinstance(out[1], repo.Conflict) and isinstance(out[3], repo.Conflict), out
+    with sm() as s:
+        assert [q for q, _ in repo.events_after(s, tables[1][0], 0)] == [1, 2]
+        assert [q for q, _ in repo.events_after(s, tables[2][0], 0)] == [1]
+        assert [q for q, _ in repo.events_after(s, tables[3][0], 0)] == [1]
+    engine.dispose()
