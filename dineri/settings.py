@@ -77,6 +77,10 @@ class Settings(BaseSettings):
     lobby_per_address: int = Field(default=3, ge=0, description=(
         "open public tables created from one client address (an IPv6 /64) listed in the lobby, its "
         "most relevant ones; applied in the lobby query, before paging (0 = no cap)"))
+    lobby_per_network: int = Field(default=6, ge=0, description=(
+        "open public tables created from one wider network (an IPv6 /48; an IPv4 address is its "
+        "own network) listed in the lobby, on top of the per-address cap; applied in the lobby "
+        "query, before paging (0 = no cap)"))
     legacy_tokens: bool = Field(default=True, description=(
         "accept first-format guest tokens (renewed on first use; revoking refuses them)"))
     legacy_tokens_until: datetime = Field(

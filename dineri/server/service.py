@@ -268,9 +268,19 @@ class TableService:
         ``None`` for no address)."""
         if address is None:
             return None
+        return self._keys().key(address)
+
+    def network_key(self, address: str | None) -> str | None:
+        """The stored key of the wider network of the client ``address`` (an IPv6 /48, an IPv4
+        address itself: ``AddressKeys.network_key``; ``None`` for no address)."""
+        if address is None:
+            return None
+        return self._keys().network_key(address)
+
+    def _keys(self) -> AddressKeys:
         if self._address_keys is None:
             self._address_keys = AddressKeys(self.settings.resolved_secret())
-        return self._address_keys.key(address)
+        return self._address_keys
 
     async def create_table(self, host_id: str, game: str, options: dict[str, Any], public: bool,
                            clock: int, *, rematch_of: str | None = None,
@@ -281,8 +291,9 @@ class TableService:
         ``rematch_of``: the new table is that finished table's rematch, stored in the same
         transaction by a conditional update; raises :class:`RematchExists` (nothing created)
         when another request, of any process, made it first (issue 9). ``address``: the
-        creating client's (the lobby lists ``settings.lobby_per_address`` tables of one address;
-        only its keyed hash is stored; ``None``: no address cap)."""
+        creating client's (the lobby lists ``settings.lobby_per_address`` tables of one address
+        and ``settings.lobby_per_network`` of one wider network; only keyed hashes are stored;
+        ``None``: neither cap)."""
         try:
             g = get_game(game)
         except KeyError:
@@ -293,14 +304,15 @@ class TableService:
             raise Refused(e.code, e.message, 422) from None
         if clock not in CLOCKS:
             raise Refused("malformed", f"clock must be one of {CLOCKS}", 422)
-        creator_key = self.address_key(address)
+        creator_key, creator_net_key = self.address_key(address), self.network_key(address)
 
         def write(s: Session) -> str:
             repo.lock_host(s, host_id)
             if repo.open_tables_of(s, host_id) >= MAX_OPEN_TABLES:
                 raise Refused("too_many_tables", TOO_MANY)
             new_id = repo.create_table(s, host_id=host_id, game=game, options=opts, public=public,
-                                       clock=clock, creator_key=creator_key).id
+                                       clock=clock, creator_key=creator_key,
+                                       creator_net_key=creator_net_key).id
             if rematch_of is not None and not repo.set_rematch(s, rematch_of, new_id):
                 raise RematchExists(repo.rematch_of(s, rematch_of) or "")  # rolls the insert back
             return new_id
@@ -389,8 +401,9 @@ class TableService:
         """Page ``page`` (from 1, :data:`LOBBY_PAGE_SIZE` tables) of the lobby: open public
         tables as table infos, most relevant first (``repo.open_public_tables``: somebody seated,
         then a turn clock, then the newest), at most :data:`LOBBY_PER_HOST` per host and
-        ``settings.lobby_per_address`` per creating address (both applied in the query, before
-        paging), none about to expire. Returns ``(tables, more)``: ``more`` when a next page
+        ``settings.lobby_per_address`` per creating address and ``settings.lobby_per_network``
+        per creating network (an IPv6 /48; all applied in the query, before paging), none
+        about to expire. Returns ``(tables, more)``: ``more`` when a next page
         has tables."""
         ttl = self.settings.open_table_ttl
         since = utcnow() - timedelta(seconds=ttl) if ttl > 0 else None
@@ -398,6 +411,7 @@ class TableService:
         def ids(s: Session) -> list[str]:
             rows = repo.open_public_tables(s, per_host=LOBBY_PER_HOST,
                                            per_address=self.settings.lobby_per_address,
+                                           per_network=self.settings.lobby_per_network,
                                            offset=(page - 1) * LOBBY_PAGE_SIZE,
                                            limit=LOBBY_PAGE_SIZE + 1, changed_since=since)
             return [t.id for t, _ in rows]

@@ -71,6 +71,10 @@ class Table(Base):
     # address itself), kept while the table is open: the lobby lists a few tables per address
     # (issue 7 item 6, migration 0006). Null: created without one (quick matches, before 0006).
     creator_key: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The same for the creating address's wider network (an IPv6 /48; an IPv4 address itself):
+    # the lobby lists a few tables per network too (issue 7 item 6, migration 0007). Null:
+    # created without one (before 0007): no network cap.
+    creator_net_key: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Seat(Base):

@@ -72,13 +72,14 @@ def revoke_tokens(s: Session, player_id: str) -> int | None:
 
 
 def create_table(s: Session, *, host_id: str, game: str, options: dict[str, Any], public: bool,
-                 clock: int, creator_key: str | None = None) -> Table:
+                 clock: int, creator_key: str | None = None, creator_net_key: str | None = None) -> Table:
     """Store a new open table with a fresh id and an unguessable invitation code (128 bits).
-    ``creator_key``: the keyed hash of the creating client's address
-    (:class:`dineri.server.addresses.AddressKeys`; ``None``: no address, no per-address cap)."""
+    ``creator_key``, ``creator_net_key``: the keyed hashes of the creating client's address and
+    of its wider network (:class:`dineri.server.addresses.AddressKeys`; ``None``: no address,
+    no per-address or per-network cap)."""
     t = Table(id=new_id(), code=secrets.token_urlsafe(16), game=game, options=_dump(options),
               public=public, clock=clock, host_id=host_id, status="open", next_seq=1,
-              created_at=utcnow(), creator_key=creator_key)
+              created_at=utcnow(), creator_key=creator_key, creator_net_key=creator_net_key)
     s.add(t)
     s.flush()
     return t
@@ -96,17 +97,21 @@ def _last_seat_change() -> Any:
     return func.coalesce(Table.seats_changed_at, Table.created_at)
 
 
-def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, offset: int = 0,
-                       limit: int = 50, changed_since: datetime | None = None) -> list[tuple[Table, int]]:
+def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, per_network: int = 0,
+                       offset: int = 0, limit: int = 50,
+                       changed_since: datetime | None = None) -> list[tuple[Table, int]]:
     """A page of the lobby: open public tables as ``(table, seats taken)``, most relevant first.
 
     Order (issue 7, item 6): tables where somebody sits before empty ones, then tables with a
     turn clock, then the newest (creation time, then id, so pages are stable). At most
     ``per_host`` tables of one host (its first ones in that order) are listed, and of those at
     most ``per_address`` (0: no cap) created from one client address (``creator_key``: many
-    guests of one address are many hosts; a table without a key is capped by host only). Both
-    caps apply in the query, before ``offset``/``limit``, so one host's or one address's flood
-    of tables hides nobody else's and pages neither repeat nor skip a table. ``changed_since``:
+    guests of one address are many hosts; a table without a key is capped by host only), and of
+    those at most ``per_network`` (0: no cap) created from one wider network
+    (``creator_net_key``: an IPv6 /48 holds 65,536 addresses as the address cap counts them; a
+    table without that key has no network cap). The caps apply in the query, in that order,
+    before ``offset``/``limit``, so one host's, address's or network's flood of tables hides
+    nobody else's and pages neither repeat nor skip a table. ``changed_since``:
     leave out tables whose seats have not changed since then (they are about to expire)."""
     seated = (select(func.count()).select_from(Seat).where(Seat.table_id == Table.id)
               .correlate(Table).scalar_subquery())
@@ -115,23 +120,27 @@ def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, o
         conditions.append(_last_seat_change() >= changed_since)
     base = select(Table.id.label("id"), Table.host_id.label("host_id"), Table.clock.label("clock"),
                   Table.created_at.label("created_at"), seated.label("seated"),
-                  func.coalesce(Table.creator_key, Table.id).label("origin")).where(*conditions).subquery()
+                  func.coalesce(Table.creator_key, Table.id).label("origin"),
+                  func.coalesce(Table.creator_net_key, Table.id).label("network")
+                  ).where(*conditions).subquery()
 
     def order(t: Any) -> list[Any]:
         return [case((t.c.seated > 0, 0), else_=1), case((t.c.clock > 0, 0), else_=1),
                 t.c.created_at.desc(), t.c.id.desc()]
 
-    columns = ("id", "host_id", "clock", "created_at", "seated", "origin")
+    columns = ("id", "host_id", "clock", "created_at", "seated", "origin", "network")
 
     def capped(t: Any, column: str, cap: int) -> Any:
         # The first ``cap`` rows of each value of ``column`` in lobby order (the others dropped).
         rank = func.row_number().over(partition_by=t.c[column], order_by=order(t)).label("rank")
         ranked = select(*(t.c[c] for c in columns), rank).subquery()
         return select(*(ranked.c[c] for c in columns)).where(ranked.c.rank <= cap).subquery()
-    # Host first, then address: an address's cap counts only tables its hosts may show.
+    # Host, then address, then network: each cap counts only the tables the narrower ones show.
     listed = capped(base, "host_id", per_host)
     if per_address > 0:
         listed = capped(listed, "origin", per_address)
+    if per_network > 0:
+        listed = capped(listed, "network", per_network)
     q = (select(Table, listed.c.seated).join(listed, listed.c.id == Table.id)
          .order_by(*order(listed)).offset(offset).limit(limit))
     return [(t, int(n)) for t, n in s.execute(q)]
@@ -163,7 +172,7 @@ def expire_table(s: Session, table_id: str, before: datetime) -> bool:
     """Mark the open table ``table_id`` ``expired`` if its seats still last changed before
     ``before``; ``False`` (nothing changed) when it started, expired or a seat changed since."""
     q = (update(Table).where(Table.id == table_id, Table.status == "open", _last_seat_change() < before)
-         .values(status="expired", creator_key=None)  # the address key is kept only while open
+         .values(status="expired", creator_key=None, creator_net_key=None)  # kept only while open
          .execution_options(synchronize_session=False))
     result: Any = s.execute(q)  # a CursorResult: an UPDATE has a row count
     return bool(result.rowcount)
@@ -322,7 +331,8 @@ def start_match(s: Session, table: Table, game: str, record: dict[str, Any]) -> 
               started_at=utcnow())
     s.add(m)
     table.status = "playing"
-    table.creator_key = None  # out of the lobby for good: the address key is kept only while open
+    # Out of the lobby for good: the address keys are kept only while open.
+    table.creator_key = table.creator_net_key = None
     s.flush()
     return m
 

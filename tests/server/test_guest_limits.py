@@ -30,9 +30,11 @@ def test_new_players_are_rate_limited_per_address(tmp_path: Path) -> None:
 
 def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(tmp_path: Path) -> None:
     # No guest limit: the lobby must hold alone. Every request comes from 127.0.0.1, so with the
-    # per-address cap (3) only 3 of these tables would be listed at all: it is off here, to check
-    # the per-host cap and the pages on their own (test_lobby_addresses.py checks the address cap).
-    srv = Server(f"sqlite:///{tmp_path / 'l.db'}", DINERI_LOBBY_PER_ADDRESS="0").start()
+    # per-address cap (3) only 3 of these tables would be listed at all (6 with the network cap):
+    # both are off here, to check the per-host cap and the pages on their own
+    # (test_lobby_addresses.py checks the address and network caps).
+    srv = Server(f"sqlite:///{tmp_path / 'l.db'}", DINERI_LOBBY_PER_ADDRESS="0",
+                 DINERI_LOBBY_PER_NETWORK="0").start()
     api = Api(srv)
     try:
         amira = api.player("Amira")

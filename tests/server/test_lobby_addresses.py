@@ -4,7 +4,11 @@ fill page 1 and a new table of somebody else never showed there. Each table now 
 hash of its creating address, and the lobby lists at most ``DINERI_LOBBY_PER_ADDRESS`` (3) tables
 of one address, applied in the query before paging. The address is the peer's, or what a
 trusted proxy forwarded: ``X-Forwarded-For`` from any other peer changes nothing. An IPv6
-address counts as its /64 (for the lobby and for new guests a minute)."""
+address counts as its /64 (for the lobby and for new guests a minute).
+
+A second, wider cap (``DINERI_LOBBY_PER_NETWORK``, 6) counts tables per IPv6 /48: a free
+tunnel-broker /48 holds 65,536 /64s, and 60 of them (3 tables listed each) pushed a plain table
+off page 1. An IPv4 address is its own network (no /24 grouping: NAT pools, campuses)."""
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.fanout import LocalFanout
-from dineri.server.addresses import AddressKeys, network_of
+from dineri.server.addresses import AddressKeys, network_of, wide_network_of
 from dineri.server.app import create_app
 from dineri.server.service import LOBBY_PAGE_SIZE, LOBBY_PER_HOST, TableService
 from dineri.settings import Settings
@@ -32,6 +36,7 @@ from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
 pytestmark = pytest.mark.timeout(180)
 OPTIONS = {"seats": 2, "target": 11, "best_of": 1}
 PER_ADDRESS = 3  # the default of DINERI_LOBBY_PER_ADDRESS
+PER_NETWORK = 6  # the default of DINERI_LOBBY_PER_NETWORK
 FLOOD = "203.0.113.66"
 REAL = "198.51.100.7"
 
@@ -143,6 +148,36 @@ def test_a_trusted_proxy_s_addresses_count_and_ipv6_counts_by_64(url: str) -> No
         assert new("2001:db8:9:2::1") == 201  # the next /64: another subscriber
 
 
+def test_sixty_64s_of_one_48_do_not_push_a_plain_table_off_page_one(url: str) -> None:
+    """The residual of the address cap: one free tunnel-broker /48 holds 65,536 /64s, each an
+    address of its own (3 tables listed each). Two guests of each of 60 /64s of one /48 each
+    host a seated, clocked table (120 of the most relevant kind); a plain table of another
+    address is on page 1, and 6 of the flood are listed in all. Another /48 of the same /32 is
+    another network (its tables listed besides), and IPv4 addresses of one /24 are not grouped:
+    each keeps its 3 (a carrier's NAT pool, a campus)."""
+    with _app(url) as http:
+        flood = {Guest(http, f"Tunnel{i}", f"2001:db8:48:{i + 1:x}::1").table(clock=15, sit=True)
+                 for i in range(60) for _ in range(2)}
+        mine = Guest(http, "Amira", REAL).table()
+        pages = _all_pages(http)
+        listed = [t for p in pages for t in p]
+        assert mine in pages[0]
+        assert len(listed) == len(set(listed)) and len(flood & set(listed)) == PER_NETWORK
+        neighbour = {Guest(http, f"Next{i}", f"2001:db8:49:{i + 1:x}::1").table(clock=15, sit=True)
+                     for i in range(2)}
+        campus = {Guest(http, f"Campus{i}", f"192.0.2.{i + 1}").table(clock=15, sit=True)
+                  for i in range(3) for _ in range(PER_ADDRESS)}
+        listed = [t for p in _all_pages(http) for t in p]
+        assert neighbour <= set(listed) and campus <= set(listed) and mine in listed
+        assert len(flood & set(listed)) == PER_NETWORK
+    # 0 turns the network cap off: every /64 has its own 3 again.
+    with _app(url.replace("lobby.db", "off.db"), lobby_per_network=0) as http:
+        flood = {Guest(http, f"Tunnel{i}", f"2001:db8:48:{i + 1:x}::1").table(clock=15, sit=True)
+                 for i in range(4) for _ in range(2)}
+        listed = {t["id"] for t in http.get("/api/tables").json()}
+        assert flood <= listed
+
+
 def test_the_key_is_a_keyed_hash_kept_while_the_table_is_open(url: str) -> None:
     """A table stores a keyed hash of its creating network, never the address (and not a plain
     hash one could match against every IPv4 address); the table info says nothing of it; the key
@@ -152,6 +187,11 @@ def test_the_key_is_a_keyed_hash_kept_while_the_table_is_open(url: str) -> None:
     assert keys.key(FLOOD) != AddressKeys("another secret").key(FLOOD)
     assert network_of("::ffff:203.0.113.66") == FLOOD and network_of(None) == "?"
     assert network_of("2001:DB8::1") == "2001:db8::/64" and network_of("testclient") == "testclient"
+    assert wide_network_of("2001:db8:5:7::1") == "2001:db8:5::/48" == wide_network_of("2001:db8:5:ffff::9")
+    assert wide_network_of("::ffff:203.0.113.66") == FLOOD == wide_network_of(FLOOD)  # IPv4: itself
+    net = keys.network_key("2001:db8:5:7::1")
+    assert net == keys.network_key("2001:db8:5:8::1") != keys.key("2001:db8:5:7::1")
+    assert keys.network_key(FLOOD) == keys.key(FLOOD) != keys.network_key("203.0.113.67")
     with _app(url, secret_key="a secret", open_table_ttl=1800) as http:
         host, guest = Guest(http, "Host", FLOOD), Guest(http, "Guest", REAL)
         played, left = host.table(sit=True), host.table()
@@ -160,8 +200,8 @@ def test_the_key_is_a_keyed_hash_kept_while_the_table_is_open(url: str) -> None:
         engine = make_engine(url)
         sm = sessions(engine)
         with sm() as s:
-            stored = {t.id: t.creator_key for t in s.execute(select(Table)).scalars()}
-        assert stored == {played: keys.key(FLOOD), left: keys.key(FLOOD)}
+            stored = {t.id: (t.creator_key, t.creator_net_key) for t in s.execute(select(Table)).scalars()}
+        assert stored == {played: (keys.key(FLOOD),) * 2, left: (keys.key(FLOOD),) * 2}
         assert guest.call("POST", f"/api/tables/{played}/seats", {"seat": 1}).status_code == 200
         assert host.call("POST", f"/api/tables/{played}/start", {"first_dealer": 0}).status_code == 200
         with sm.begin() as s:
@@ -171,19 +211,28 @@ def test_the_key_is_a_keyed_hash_kept_while_the_table_is_open(url: str) -> None:
         services = http.app.state.services  # type: ignore[attr-defined]
         assert http.portal.call(services.tables.expire_open_tables) == [left]  # type: ignore[union-attr]
         with sm() as s:
-            after = {t.id: t.creator_key for t in s.execute(select(Table)).scalars()}
-        assert after == {played: None, left: None}
+            after = {t.id: (t.creator_key, t.creator_net_key) for t in s.execute(select(Table)).scalars()}
+        assert after == {played: (None, None), left: (None, None)}
+        six = Guest(http, "Six", "2001:db8:5:7::1").table()
+        with sm() as s:
+            t = s.get(Table, six)
+            assert t is not None
+            assert (t.creator_key, t.creator_net_key) == (keys.key("2001:db8:5:7::2"),
+                                                          keys.network_key("2001:db8:5:1::3"))
         engine.dispose()
 
 
 # --- the query itself: both caps against a model of them, every page, SQLite and PostgreSQL ---
 
-def _model(rows: list[dict[str, Any]], per_host: int, per_address: int) -> list[str]:
+def _model(rows: list[dict[str, Any]], per_host: int, per_address: int,
+           per_network: int = 10**6) -> list[str]:
     """The lobby as the docs say it: most relevant first; a host's first ``per_host``; of
-    those, an address's first ``per_address`` (a table without a key has no address)."""
+    those, an address's first ``per_address`` (a table without a key has no address); of
+    those, a network's first ``per_network`` (a table without a network key has no network)."""
     out: list[str] = []
     hosts: dict[str, int] = {}
     origins: dict[str, int] = {}
+    networks: dict[str, int] = {}
     for r in _lobby_order(rows):
         hosts[r["host"]] = hosts.get(r["host"], 0) + 1
         if hosts[r["host"]] > per_host:
@@ -191,6 +240,10 @@ def _model(rows: list[dict[str, Any]], per_host: int, per_address: int) -> list[
         origin = r["key"] or r["id"]
         origins[origin] = origins.get(origin, 0) + 1
         if origins[origin] > per_address:
+            continue
+        network = r["net"] or r["id"]
+        networks[network] = networks.get(network, 0) + 1
+        if networks[network] > per_network:
             continue
         out.append(r["id"])
     return out
@@ -207,27 +260,34 @@ def _exercise_paging(db_url: str) -> None:
     engine = make_engine(db_url)
     sm: sessionmaker[Session] = sessions(engine)
     rng = random.Random(6)
-    keys = [f"{i:032x}" for i in range(80)] + [None]  # 80 addresses, and tables stored before 0006
+    # 80 addresses: 0-39 in 8 networks of 5 (IPv6 /64s of a few /48s), 40-79 each its own
+    # network (IPv4: the network key is the address key); and tables stored before 0006 (no
+    # key) and between 0006 and 0007 (an address key, no network key).
+    keys: list[tuple[str | None, str | None]] = [
+        (f"{i:032x}", f"{1000 + i // 5:032x}" if i < 40 else f"{i:032x}") for i in range(80)]
+    keys += [(None, None), (f"{7:032x}", None), (f"{90:032x}", None)]
     now = utcnow()
     rows: list[dict[str, Any]] = []
     with sm.begin() as s:
         hosts = [repo.create_player(s, f"H{i}").id for i in range(250)]
         for i in range(500):
-            host, key = rng.choice(hosts), rng.choice(keys)
+            host, (key, net) = rng.choice(hosts), rng.choice(keys)
             clock, public = rng.choice((0, 0, 15, 60)), rng.random() > 0.1
             t = repo.create_table(s, host_id=host, game="chkobba", options=OPTIONS, public=public,
-                                  clock=clock, creator_key=key)
+                                  clock=clock, creator_key=key, creator_net_key=net)
             t.created_at = now - timedelta(seconds=rng.randrange(0, 1200) if i % 7 else 100)  # some ties
             seated = rng.random() < 0.4
             if seated:
                 repo.take_seat(s, t.id, 0, host)
             if public:
-                rows.append({"id": t.id, "host": host, "key": key, "clock": clock, "seated": int(seated),
-                             "created_at": t.created_at})
-    expected = _model(rows, LOBBY_PER_HOST, PER_ADDRESS)
+                rows.append({"id": t.id, "host": host, "key": key, "net": net, "clock": clock,
+                             "seated": int(seated), "created_at": t.created_at})
+    expected = _model(rows, LOBBY_PER_HOST, PER_ADDRESS, PER_NETWORK)
     assert len(expected) > 2 * LOBBY_PAGE_SIZE  # three pages at least
-    # Both caps drop tables here (so both are checked).
-    assert len(_model(rows, 10**6, PER_ADDRESS)) > len(expected) < len(_model(rows, LOBBY_PER_HOST, 10**6))
+    # Each of the three caps drops tables here (so each is checked).
+    assert len(_model(rows, 10**6, PER_ADDRESS, PER_NETWORK)) > len(expected)
+    assert len(_model(rows, LOBBY_PER_HOST, 10**6, PER_NETWORK)) > len(expected)
+    assert len(_model(rows, LOBBY_PER_HOST, PER_ADDRESS)) > len(expected)
 
     async def run() -> None:
         service = TableService(sm, LocalFanout(), Settings(database_url=db_url, secret_key="k"))
@@ -245,11 +305,15 @@ def _exercise_paging(db_url: str) -> None:
             step = 7
             chunks = [[t.id for t, _ in repo.open_public_tables(s, per_host=LOBBY_PER_HOST,
                                                                 per_address=PER_ADDRESS,
+                                                                per_network=PER_NETWORK,
                                                                 offset=o, limit=step)]
                       for o in range(0, len(expected) + step, step)]
             assert [t for c in chunks for t in c] == expected
             uncapped = [t.id for t, _ in repo.open_public_tables(s, per_host=LOBBY_PER_HOST, limit=1000)]
             assert uncapped == _model(rows, LOBBY_PER_HOST, 10**6)
+            no_network = [t.id for t, _ in repo.open_public_tables(s, per_host=LOBBY_PER_HOST,
+                                                                   per_address=PER_ADDRESS, limit=1000)]
+            assert no_network == _model(rows, LOBBY_PER_HOST, PER_ADDRESS)
     finally:
         engine.dispose()
 

@@ -32,8 +32,10 @@ def running_server(work: Path, **settings: str) -> Iterator[str]:
     env = {**os.environ, "DINERI_TESTING": "1", "DINERI_DATABASE_URL": f"sqlite:///{work / 'dineri.db'}",
            "DINERI_SECRET_KEY": "browser-tests", "DINERI_MESSAGES_PER_SECOND": "200",
            # Many guests, and their tables, from one address: no guest limit, and every table
-           # listed in the lobby (not 3 of one address, issue 7 item 6) for pages that look for theirs.
+           # listed in the lobby (not 3 of one address nor 6 of one network, issue 7 item 6) for
+           # pages that look for theirs.
            "DINERI_GUESTS_PER_MINUTE": "0", "DINERI_LOBBY_PER_ADDRESS": "0",
+           "DINERI_LOBBY_PER_NETWORK": "0",
            **{"DINERI_" + k: v for k, v in settings.items()}}
     log = open(work / "server.log", "wb")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(
