@@ -9,7 +9,8 @@ Requests authenticated by ``Authorization: Bearer`` carry no ambient credential 
 check.
 
 Sign-in limits, per server process (like the guest limit): attempts per client address a
-minute, and failed attempts per account in a quarter of an hour.
+minute (an IPv6 address counts as its /64, as for the guest limit: one client holds the whole
+block), and failed attempts per account in a quarter of an hour.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections import deque
 
 from fastapi import HTTPException, Request, Response
 
+from dineri.server.addresses import network_of
 from dineri.server.ratelimit import Window
 
 CSRF_COOKIE = "dineri_csrf"
@@ -75,9 +77,11 @@ class LoginLimits:
         self.account_seconds = account_seconds
         self._failures: dict[str, deque[float]] = {}
 
-    def attempt(self, address: str) -> bool:
-        """Count an attempt from ``address``; ``False`` beyond the limit."""
-        return self.addresses.hit(address)
+    def attempt(self, address: str | None) -> bool:
+        """Count an attempt from ``address`` (its :func:`~dineri.server.addresses.network_of`: an
+        IPv6 address as its /64, else rotating addresses inside it gets fresh attempts);
+        ``False`` beyond the limit."""
+        return self.addresses.hit(network_of(address))
 
     def _recent(self, key: str, now: float) -> deque[float]:
         if len(self._failures) > 10_000:  # bounded memory: forget quiet keys

@@ -16,11 +16,13 @@ from collections import deque
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import Request
 
+from dineri.server.addresses import network_of
+
 COOKIE = "dineri_admin"
 #: An admin login lasts 12 hours (seconds).
 COOKIE_MAX_AGE = 12 * 3600
-#: Failed admin logins (form or bearer token) allowed per client address in :data:`FAILURE_WINDOW`
-#: seconds; beyond, every attempt from that address is ``429`` until the window has passed.
+#: Failed admin logins (form or bearer token) allowed per client address (an IPv6 /64) in
+#: :data:`FAILURE_WINDOW` seconds; beyond, every attempt from it is ``429`` until the window has passed.
 MAX_FAILURES = 10
 FAILURE_WINDOW = 60.0
 
@@ -28,7 +30,9 @@ FAILURE_WINDOW = 60.0
 class LoginLimit:
     """Counts failed admin logins per client address (this process, in memory): after
     ``limit`` failures within ``window`` seconds the address is blocked (even a right token is
-    then refused) until its oldest failure is ``window`` seconds old (issue 7, item 11)."""
+    then refused) until its oldest failure is ``window`` seconds old (issue 7, item 11).
+    Addresses count as :func:`~dineri.server.addresses.network_of` says (an IPv6 address as its
+    /64: one client holds them all, and would get fresh attempts from each; issue 7 item 6)."""
 
     def __init__(self, limit: int = MAX_FAILURES, window: float = FAILURE_WINDOW) -> None:
         self.limit = limit
@@ -46,14 +50,14 @@ class LoginLimit:
     def retry_after(self, address: str) -> int | None:
         """Seconds until ``address`` may try again, or ``None`` when it may try now."""
         now = time.monotonic()
-        q = self._recent(address, now)
+        q = self._recent(network_of(address), now)
         if len(q) < self.limit:
             return None
         return max(1, int(q[0] + self.window - now + 0.999))
 
     def failed(self, address: str) -> None:
         """Count a failed attempt of ``address``."""
-        self._recent(address, time.monotonic()).append(time.monotonic())
+        self._recent(network_of(address), time.monotonic()).append(time.monotonic())
 
 
 class AdminAuth:

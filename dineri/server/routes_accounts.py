@@ -171,7 +171,7 @@ async def login(body: Credentials, request: Request, response: Response, service
     """Sign in: sets the session cookie of the account's player (on this browser, replacing a
     guest identity). ``401 bad_credentials``; ``403 banned``; ``429 rate_limited`` beyond the
     attempts per address a minute or the failures per account."""
-    address = request.client.host if request.client else "?"
+    address = request.client.host if request.client else None  # counted per /64: LoginLimits
     key = name_key(body.username.strip()) if isinstance(body.username, str) else ""
     limits = acc_services.limits
     if not limits.attempt(address) or not limits.account_open(key):

@@ -107,21 +107,27 @@ def _login(base: str, token: str, forwarded_for: str | None = None) -> httpx.Res
 def test_failed_admin_logins_are_limited_per_address(tmp_path: Path) -> None:
     """After 10 failed logins in a minute from one address (form or bearer token), every attempt
     from it is ``429 rate_limited`` with ``Retry-After``, even with the right token; another
-    address still logs in."""
+    address still logs in. An IPv6 address counts as its /64 (issue 7 item 6): an attacker
+    taking a fresh address of its /64 for each guess is one address (before, each guess was an
+    address of its own: never limited); the next /64 is another client."""
     with running(tmp_path / "l.db", DINERI_ADMIN_TOKEN=ADMIN) as (srv, _):
-        attacker, admin = "203.0.113.7", "198.51.100.2"  # through the trusted local proxy
+        admin = "198.51.100.2"  # through the trusted local proxy
+
+        def attacker(i: int) -> str:
+            return f"2001:db8:7:7::{i + 1:x}"
         for i in range(MAX_FAILURES - 3):
-            assert _login(srv.base, f"guess{i}", attacker).status_code == 401
+            assert _login(srv.base, f"guess{i}", attacker(i)).status_code == 401
         for i in range(3):
             r = httpx.get(srv.base + "/admin/api/matches", headers={"Authorization": f"Bearer guess{i}",
-                                                                    "X-Forwarded-For": attacker})
+                                                                    "X-Forwarded-For": attacker(50 + i)})
             assert r.status_code == 401
-        r = _login(srv.base, ADMIN, attacker)
+        r = _login(srv.base, ADMIN, attacker(99))
         assert r.status_code == 429 and r.json()["detail"]["code"] == "rate_limited"
         assert 1 <= int(r.headers["retry-after"]) <= 60
         r = httpx.get(srv.base + "/admin/api/matches", headers={"Authorization": f"Bearer {ADMIN}",
-                                                                "X-Forwarded-For": attacker})
+                                                                "X-Forwarded-For": attacker(100)})
         assert r.status_code == 429
         assert _login(srv.base, ADMIN, admin).status_code == 303  # another address logs in
+        assert _login(srv.base, ADMIN, "2001:db8:7:8::1").status_code == 303  # and another /64
         ok = httpx.get(srv.base + "/admin/api/matches", headers={"Authorization": f"Bearer {ADMIN}"})
         assert ok.status_code == 200  # successes never count
