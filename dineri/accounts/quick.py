@@ -61,8 +61,9 @@ class Key:
 @dataclass
 class Entry:
     """A waiting player: rating in the queue's mode, whether it is an account (only a group of
-    accounts plays rated), when it joined (monotonic seconds) and after how many seconds it
-    wants a computer opponent offered (``None``: never)."""
+    accounts plays rated), when it joined (monotonic seconds), after how many seconds it
+    wants a computer opponent offered (``None``: never) and the client address it joined from
+    (the table it hosts keeps its keyed hash, for the lobby's address caps; ``None``: none)."""
 
     player_id: str
     key: Key
@@ -70,6 +71,7 @@ class Entry:
     account: bool
     joined: float
     bot_after: float | None = None
+    address: str | None = None
 
 
 @dataclass

@@ -147,7 +147,10 @@ class BotLauncher:
             return
         rng = random.Random(self._rng.getrandbits(64))
         loop = asyncio.get_running_loop()
-        task = loop.create_task(self._run(sess, seat, rng), name=f"bot-{sess.id}-{seat}")
+        # Who the bot is, read now: by the time the task first runs, its seat may be emptied
+        # already (a quick match cancelled part-way), and the task would wait for it forever.
+        row = sess.seat_rows.get(seat)
+        task = loop.create_task(self._run(sess, seat, rng, row), name=f"bot-{sess.id}-{seat}")
         self.tasks[key] = task
         task.add_done_callback(functools.partial(self._done, key))
 
@@ -178,12 +181,14 @@ class BotLauncher:
         if self.pool is not None:
             self.pool.close()
 
-    async def _run(self, sess: Any, seat: int, rng: random.Random) -> None:
+    async def _run(self, sess: Any, seat: int, rng: random.Random, row: Any) -> None:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         unsubscribe = sess.fanout.subscribe(f"table:{sess.id}", queue.put_nowait)
         memory: Any = SeatMemory(seat=seat) if sess.game_name == "chkobba" else GameMemory()
-        row = sess.seat_rows.get(seat)
         me = row.player_id if row is not None else None
+        if not _still_seated(sess.info(), seat, me):
+            unsubscribe()
+            return  # emptied (or taken by somebody else) before this task ran
         level = level_of(row.name if row is not None else None, self.strategy)
         present = False
         try:

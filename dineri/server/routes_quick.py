@@ -55,12 +55,15 @@ def _fail(e: QuickError | Refused) -> HTTPException:
 
 
 @router.post("/quick", status_code=202, dependencies=[Csrf])
-async def play_now(body: PlayNow, player: PlayerDep, quick: QuickDep) -> dict[str, Any]:
+async def play_now(body: PlayNow, player: PlayerDep, quick: QuickDep, request: Request) -> dict[str, Any]:
     """Join the quick-match queue (leaving any queue the player was in); answers the ticket
-    (``seated`` at once when a partner was waiting). ``422 malformed``."""
+    (``seated`` at once when a partner was waiting). ``422 malformed``. The client address (the
+    forwarded one behind a trusted proxy) is kept while waiting: a table this player hosts keeps
+    its keyed hash, as any table does (the lobby's address caps)."""
     try:
         key = check_key(body.game, body.seats, body.target)
-        return ticket_json(await quick.join(player.id, key, body.bot_after))
+        address = request.client.host if request.client else None
+        return ticket_json(await quick.join(player.id, key, body.bot_after, address))
     except (QuickError, Refused) as e:
         raise _fail(e) from None
 

@@ -528,6 +528,27 @@ class TableSession(Presence):
             await self._broadcast([], views=False)
         return True
 
+    async def cancel(self) -> bool:
+        """Close this open table before its start (a quick match whose seating failed part-way):
+        its seats are emptied (computer players' tasks end) and it is stored as ``expired``, out
+        of the lobby; then the table info is broadcast. ``False`` (nothing changed) when it is
+        not open."""
+        async with self.lock:
+            await self.ensure_fresh()
+            if self.status != "open":
+                return False
+
+            def write(s: Session) -> bool:
+                done = repo.cancel_open_table(s, self.id)
+                self._read_seats(s)
+                return done
+            if not await self._db(write):
+                return False
+            self.status = "expired"
+            await self._broadcast([], views=False)
+        await self.on_lobby_change()
+        return True
+
     async def start(self, player_id: str, first_dealer: int | None = None,
                     decks: list[list[str]] | None = None) -> None:
         """The host starts the match once every seat is taken (decks/first dealer: testing only).

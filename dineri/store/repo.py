@@ -178,6 +178,21 @@ def expire_table(s: Session, table_id: str, before: datetime) -> bool:
     return bool(result.rowcount)
 
 
+def cancel_open_table(s: Session, table_id: str) -> bool:
+    """Close the open table ``table_id`` before its start, whatever its age: its seats are
+    emptied and it is marked ``expired`` (a quick match that could not be seated to the end).
+    ``False`` (nothing changed) when it is not open."""
+    q = (update(Table).where(Table.id == table_id, Table.status == "open")
+         .values(status="expired", creator_key=None, creator_net_key=None)
+         .execution_options(synchronize_session=False))
+    result: Any = s.execute(q)
+    if not result.rowcount:
+        return False
+    s.execute(delete(Seat).where(Seat.table_id == table_id))
+    _seats_changed(s, table_id)
+    return True
+
+
 def set_rematch(s: Session, table_id: str, rematch_id: str) -> bool:
     """Make ``rematch_id`` the rematch table of ``table_id`` unless it already has one (a
     conditional update: of processes racing, exactly one wins). ``False``: it had one."""
