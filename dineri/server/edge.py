@@ -13,6 +13,10 @@ an :class:`Edge`, which counts the open connections of each client address:
   ``DINERI_FORWARDED_ALLOW_IPS`` (a proxy in front, which carries everybody's connections) are
   not capped here: the proxy caps its clients (and the per-address socket caps of
   :mod:`dineri.server.ws` use the forwarded address).
+
+Every cap "per address" here counts an IPv6 address as its /64
+(:func:`dineri.server.addresses.network_of`): one client holds the whole block, and would
+otherwise open a full share from each of its addresses.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from dineri.server.addresses import network_of
 
 log = logging.getLogger("dineri.edge")
 #: Largest WebSocket frame the WebSocket layer passes to the app (bigger ones: closed 1009 at once).
@@ -57,9 +63,10 @@ class Edge:
         return not any(ip in net for net in self.exempt)
 
     def opened(self, transport: Any, address: str | None) -> bool:
-        """Count a new connection; ``False`` (nothing counted) when its address is at its cap."""
-        addr = address or "?"
-        if self._capped(addr) and self.by_address.get(addr, 0) >= self.per_address:
+        """Count a new connection; ``False`` (nothing counted) when its address (an IPv6 /64)
+        is at its cap. A proxy's own address (exempt) is matched as it is."""
+        addr = network_of(address)
+        if self._capped(address or "?") and self.by_address.get(addr, 0) >= self.per_address:
             self.refused += 1
             if self.refused in (1, 10, 100) or self.refused % 1000 == 0:  # a flood logs a few lines
                 log.warning("connection refused: too many from one address",
@@ -166,8 +173,11 @@ class SocketCaps:
 
     def admit(self, address: str, table: str | None, *, anonymous: bool,
               spectator: bool) -> tuple[str | None, str | None] | None:
-        """Count a socket (``table`` None: the lobby); returns its ticket for :meth:`release`, or
-        ``None`` (nothing counted) when a cap is reached. ``0`` for a cap means none."""
+        """Count a socket (``table`` None: the lobby) of the client ``address`` (counted as its
+        :func:`~dineri.server.addresses.network_of`: an IPv6 /64); returns its ticket for
+        :meth:`release`, or ``None`` (nothing counted) when a cap is reached. ``0`` for a cap
+        means none."""
+        address = network_of(address)
         if anonymous:
             if 0 < self.anonymous_per_address <= self.anonymous_by_address.get(address, 0):
                 return None

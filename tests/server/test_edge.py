@@ -8,12 +8,14 @@ import json
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from dineri.server.edge import Edge
 from tests.server.harness import Api, Client, Server, refusal
 from tests.server.rawws import frames_until_close, open_raw, read_until_close, send_text
 
@@ -143,6 +145,42 @@ def test_anonymous_sockets_are_capped_per_address(tmp_path: Path) -> None:
         asyncio.run(run())
     finally:
         srv.stop()
+
+
+def test_anonymous_sockets_count_an_ipv6_64_as_one_address(tmp_path: Path) -> None:
+    """Through the trusted local proxy: 3 lobby sockets of 3 addresses of one /64 fill its cap
+    (3), so a 4th address of that /64 is refused 1013 (before: each address had its own 3, and a
+    /64 holds 2**64); the next /64 is another client."""
+    srv = Server(f"sqlite:///{tmp_path / 'v6.db'}", DINERI_ANONYMOUS_SOCKETS_PER_ADDRESS="3").start()
+    lobby = f"{srv.ws_base}/ws/lobby"
+
+    def fwd(address: str) -> dict[str, Any]:
+        return {"additional_headers": {"X-Forwarded-For": address}}
+    try:
+        async def run() -> None:
+            async with contextlib.AsyncExitStack() as stack:
+                for i in range(3):
+                    ws = await stack.enter_async_context(connect(lobby, **fwd(f"2001:db8:6:1::{i + 1}")))
+                    assert json.loads(await ws.recv())["type"] == "lobby"
+                assert await refusal(lobby, **fwd("2001:db8:6:1::99")) == 1013
+                other = await stack.enter_async_context(connect(lobby, **fwd("2001:db8:6:2::1")))
+                assert json.loads(await other.recv())["type"] == "lobby"
+        asyncio.run(run())
+    finally:
+        srv.stop()
+
+
+def test_the_edge_counts_connections_of_an_ipv6_64_together() -> None:
+    """``DINERI_CONNECTIONS_PER_ADDRESS`` at the edge (direct peers, no proxy): the addresses of
+    one /64 share the cap; the next /64, IPv4 addresses and an exempt proxy have their own."""
+    edge = Edge(per_address=2, exempt=["2001:db8:ffff::1"], request_timeout=10)
+    conns = [object() for _ in range(9)]
+    assert edge.opened(conns[0], "2001:db8::1") and edge.opened(conns[1], "2001:db8::2")
+    assert not edge.opened(conns[2], "2001:db8::3")
+    assert edge.opened(conns[3], "2001:db8:0:1::1") and edge.opened(conns[4], "192.0.2.1")
+    assert all(edge.opened(c, "2001:db8:ffff::1") for c in conns[5:8])  # the proxy: never capped
+    edge.closed(conns[0])
+    assert edge.opened(conns[8], "2001:db8::4")  # a place of the /64 is free again
 
 
 def test_spectators_are_capped_per_table(tmp_path: Path) -> None:
