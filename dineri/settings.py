@@ -111,6 +111,10 @@ class Settings(BaseSettings):
                                          "site (dineri serve: host:port when unset)")
     lease_seconds: float = Field(default=15.0, ge=1, le=3600,
                                  description="a table lease's life; renewed every third of it")
+    relay_timeout: float = Field(default=2.0, gt=0, le=60,
+                                 description="seconds a process waits for a table's owner (another "
+                                             "process) to answer a relayed write before answering "
+                                             "unavailable (nothing applied)")
 
     def resolved_bot_delay(self) -> float:
         """The computer players' delay before each move (seconds): ``bot_delay`` when set, else

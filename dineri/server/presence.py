@@ -58,6 +58,17 @@ class Presence:
         """Re-read the table if another process changed it (implemented by the session)."""
         raise NotImplementedError
 
+    async def _presence_owner(self) -> str | None:
+        """The node of another live process that owns the table and so judges its presence
+        (its grace periods, its away/back announcements), or ``None``: this process does
+        (implemented by the session)."""
+        raise NotImplementedError
+
+    async def _tell_owner(self, owner: str, op: str, seat: int) -> None:
+        """Relay a presence change (``back``/``gone``) of ``seat`` to ``owner`` (implemented by
+        the session)."""
+        raise NotImplementedError
+
     async def acted(self, seat: int) -> None:
         """``seat`` made an action itself (lock held): its run of clock moves ends, and a seat
         the clock had made away is back (issue 7, item 2)."""
@@ -126,17 +137,31 @@ class Presence:
             return False
 
     async def connected(self, seat: int) -> None:
-        """A connection of ``seat`` said hello: it is back (its grace stops)."""
+        """A connection of ``seat`` said hello: it is back (its grace stops). Judged by the
+        table's owner: told through the relay when another process owns the table."""
         async with self.lock:
             await self._shared_count(seat, +1)
             self.connections[seat] = self.connections.get(seat, 0) + 1
             if self._clock_streak.get(seat, 0) >= self._clock_away_turns():
                 return  # away by the clock: only the seat's own action brings it back
-            await self._back(seat)
+            owner = await self._presence_owner()
+            if owner is None:
+                await self._back(seat)
+                return
+            self.away.discard(seat)
+        await self._tell_owner(owner, "back", seat)
+
+    async def remote_back(self, seat: int) -> None:
+        """``seat``'s socket opened on another process (relayed to this owner): as
+        :meth:`connected` without counting a socket here."""
+        async with self.lock:
+            if self._clock_streak.get(seat, 0) < self._clock_away_turns():
+                await self._back(seat)
 
     async def disconnected(self, seat: int) -> None:
         """A connection of ``seat`` closed; at the last one, during a match, the seat is away
-        and its grace period starts (then its side forfeits, R33)."""
+        and its grace period starts (then its side forfeits, R33). Judged by the table's owner:
+        told through the relay when another process owns the table."""
         async with self.lock:
             await self._shared_count(seat, -1)
             left = self.connections.get(seat, 0) - 1
@@ -146,14 +171,30 @@ class Presence:
             self.connections.pop(seat, None)
             if self.status != "playing" or self.match is None or self.match.over:
                 return
-            if seat in self.away:
-                return  # already away (by the clock): its grace keeps running, not restarted
-            if await self._present_elsewhere(seat):
-                return  # still at the table through another process: not away
-            self.away.add(seat)
-            self.announced_away.add(seat)
-            self._start_grace(seat)  # first: the grace runs even if the announcement cannot be stored
-            await self._announce({"type": "player_away", "seat": seat})
+            owner = await self._presence_owner()
+            if owner is None:
+                await self._gone(seat)
+                return
+        await self._tell_owner(owner, "gone", seat)
+
+    async def remote_gone(self, seat: int) -> None:
+        """The last socket of ``seat`` on another process closed (relayed to this owner)."""
+        async with self.lock:
+            await self._gone(seat)
+
+    async def _gone(self, seat: int) -> None:
+        """``seat`` may have no socket left (lock held): unless it has one here or on another
+        live process, it is away, its grace runs and the table is told."""
+        if self.status != "playing" or self.match is None or self.match.over:
+            return
+        if seat in self.away or self.connections.get(seat):
+            return  # already away (by the clock: its grace keeps running), or still here
+        if await self._present_elsewhere(seat):
+            return  # still at the table through another process: not away
+        self.away.add(seat)
+        self.announced_away.add(seat)
+        self._start_grace(seat)  # first: the grace runs even if the announcement cannot be stored
+        await self._announce({"type": "player_away", "seat": seat})
 
     async def resume_timers(self) -> None:
         """Start again what must run for a playing table (another process that served its

@@ -20,6 +20,7 @@ from dineri.fanout import Fanout
 from dineri.games import GameError, get_game
 from dineri.server.addresses import AddressKeys
 from dineri.server.ratelimit import Window
+from dineri.server.relay import Relay, RelayRefused
 from dineri.server.session import Refused, TableSession
 from dineri.server.shared import SharedCounters, SharedPresence
 from dineri.settings import Settings
@@ -54,7 +55,10 @@ class TableService:
     """All tables of this server process."""
 
     def __init__(self, sm: sessionmaker[Session], fanout: Fanout, settings: Settings, *,
-                 shared: SharedCounters | None = None) -> None:
+                 shared: SharedCounters | None = None, relay: bool | None = None) -> None:
+        """``relay``: reach other processes' tables through ``fanout`` (default: when
+        ``settings.redis_url`` is set; tests of two services in one process share a
+        ``LocalFanout`` and pass ``True``)."""
         self.sm = sm
         self.fanout = fanout
         self.settings = settings
@@ -69,6 +73,9 @@ class TableService:
                          if settings.redis_url else None)
         # This process as a table owner (issue 8 item 3): leases of a restarted node are its own.
         self.node = settings.node or f"{socket.gethostname()}:{self.origin[:12]}"
+        # The writes of a table another process owns go to that owner (issue 9 item 1).
+        use_relay = bool(settings.redis_url) if relay is None else relay
+        self.relay = Relay(fanout, self.node, settings.relay_timeout) if use_relay else None
         self._renewer: asyncio.Task[None] | None = None
         self._poller: asyncio.Task[None] | None = None
         self.started = time.monotonic()
@@ -91,6 +98,8 @@ class TableService:
         (:meth:`load_due`: its turn clock or a grace period runs out soon), so every clock and
         grace period still fires."""
         self.writer.start()
+        if self.relay is not None:
+            await self.relay.start(self._serve_relayed)
         if self.presence is not None:
             self.presence.on_peers_gone = self.take_over
             await self.presence.start()
@@ -118,8 +127,19 @@ class TableService:
             else:
                 await sess.resume_timers()
 
+    async def _serve_relayed(self, table_id: str, op: str, args: dict[str, Any], until: float) -> Any:
+        """Another process's write of ``table_id``, relayed to this process as its owner
+        (:meth:`TableSession.serve`); the table is loaded first if it is not (this node's
+        lease from before a restart)."""
+        sess = await self.session(table_id)
+        if sess is None:
+            raise RelayRefused("not_found", "no such table", 404)
+        return await sess.serve(op, args, until)
+
     async def stop(self) -> None:
         """Stop the sweeper and every session's timers."""
+        if self.relay is not None:  # relayed requests still coming time out at their askers
+            self.relay.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
         if self._renewer is not None:
@@ -248,6 +268,7 @@ class TableService:
             sess = TableSession(table_id, self.sm, self.fanout, self.settings, self.lobby_changed,
                                 writer=self.writer)
             sess.shared_presence = self.presence
+            sess.relay = self.relay
             sess.on_lease_lost = self._drop
             # In the first grace period after the start, nobody could connect since the start.
             since = self.started if time.monotonic() - self.started < self.settings.grace_seconds else None

@@ -15,10 +15,12 @@ which builds the broadcast bundle and publishes it on the fan-out channel ``tabl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -32,6 +34,7 @@ from dineri.games import GameError, GameMatch, get_game
 from dineri.server import judge
 from dineri.server.frames import Frames
 from dineri.server.presence import Presence
+from dineri.server.relay import NotOwner, Relay, RelayRefused, RelayTimeout
 from dineri.server.shared import SharedPresence
 from dineri.settings import Settings
 from dineri.store import lease, repo
@@ -40,6 +43,8 @@ from dineri.store.writer import Unavailable, Writer
 
 log = logging.getLogger("dineri.table")
 WRITE_ATTEMPTS = 5  # tries of a write that another process (sharing the database) keeps beating
+RELAY_ATTEMPTS = 3  # owners asked in turn when the lease moves while a request is relayed
+NO_OWNER = "another server process serves this table and cannot be reached; send it again shortly"
 T = TypeVar("T")
 
 
@@ -67,6 +72,15 @@ class Stale(Exception):
     """Another server process changed the table since this session last read it."""
 
 
+class Elsewhere(Exception):
+    """Another live process holds the table's lease (``owner``: its node): this process may not
+    write the table; the write goes to the owner (:mod:`dineri.server.relay`)."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(owner)
+        self.owner = owner
+
+
 class TableSession(Presence):
     """The single writer of table ``table_id`` in this process; create with :meth:`load`.
 
@@ -81,8 +95,10 @@ class TableSession(Presence):
         self.id = table_id
         self.sm = sm
         self.writer = writer  # the group-commit writer (None: each write in its own thread)
-        self.node: str | None = None  # this process as a table owner (None: no leases)
+        self.node = ""  # this process as a table owner (set by load)
         self.fence: int | None = None  # the fencing number of the lease this session holds
+        self.relay: Relay | None = None  # reaches the table's owner when another process owns it
+        self._telling: asyncio.Task[None] | None = None  # the last presence change sent to the owner
         self.on_lease_lost: Callable[[TableSession], None] | None = None
         self.absent_since: float | None = None
         self.unreadable: str | None = None  # why the stored match does not replay (quarantined)
@@ -151,21 +167,22 @@ class TableSession(Presence):
                    absent_since: float | None = None) -> bool:
         """Read the table (and replay its match) from storage; ``False`` if there is no such table.
         ``origin`` names this server process in its bundles. ``node``: this process's owner
-        name: the table's lease is taken now (issue 8 item 3); when another live process holds
-        it, the session serves reads but runs no clock or grace period (issue 9: a process must
-        not time out the seats another one serves) and takes the lease before any write.
+        name (``None``: a name of its own): the table's lease is taken now (issue 8 item 3); when
+        another live process holds it, the session serves reads but runs no clock or grace
+        period (issue 9: a process must not time out the seats another one serves) and its
+        writes go to the owner (:meth:`act`), or take the lease once it ran out.
         ``absent_since``: when nobody could be connected (the process's start, ``monotonic``):
         the seats' grace periods count from then."""
         self.origin = origin
         self.absent_since = absent_since
-        self.node = node
+        self.node = node or f"solo-{uuid.uuid4().hex[:12]}"
         found = await self._read()
         if found and self.unreadable is not None:
             await self._quarantine()
         if found:
             # Only a match in progress has timers to run: open and finished tables take the lease
             # at their first event write (:meth:`_own`), so merely listing a table takes nothing.
-            if node is None or (self._in_progress() and await self._take_lease()):
+            if self._in_progress() and await self._take_lease():
                 self._start_timers()
             self._unsubscribe = self.fanout.subscribe(f"table:{self.id}", self._on_bundle)
         return found
@@ -206,24 +223,22 @@ class TableSession(Presence):
     # --- ownership (dineri/store/lease.py) ---------------------------------------------------
 
     def _holder(self) -> tuple[str, int] | None:
-        """``(owner, fence)`` the owner's event writes are conditioned on; ``None`` without a
-        lease (no leases, or another process owns the table: then only the event-number check
-        guards the write, and a conflict is judged again on fresh state)."""
-        if self.node is None or self.fence is None:
+        """``(owner, fence)`` every event write is conditioned on (``repo.claim_seqs`` refuses a
+        write without it: issue 9 item 1); ``None`` while this session holds no lease."""
+        if self.fence is None:
             return None
         return (self.node, self.fence)
 
     def _arm_clock(self) -> None:
         """(Re)start the turn clocks, in the table's owner only (issue 9: one process times a
         table's seats)."""
-        if self.node is not None and self.fence is None:
+        if self.fence is None:
             return
         super()._arm_clock()
 
     async def _take_lease(self) -> bool:
         """Take the table's lease for this node (a fresh fencing number); ``False`` when another
         live process holds it."""
-        assert self.node is not None
         node, ttl = self.node, self.settings.lease_seconds
         fence = await self._db(lambda s: lease.take(s, self.id, node, ttl))
         self.fence = fence
@@ -234,21 +249,73 @@ class TableSession(Presence):
     async def _own(self) -> None:
         """Before a write (lock held): a session without the lease takes it if it is free or ran
         out (a dead owner's table is taken over), then reads the table again and starts its
-        timers. While another live process owns the table, the write goes ahead unfenced (a
-        misrouted socket): the event-number check keeps the match from forking, and the clocks
-        and grace periods stay with the owner."""
-        if self.node is None or self.fence is not None:
+        timers. Raises :class:`Elsewhere` while another live process owns the table: nothing is
+        written here then (issue 9 item 1: every write is fenced); the caller relays the write
+        to the owner, whose clocks and grace periods keep running there."""
+        if self.fence is not None:
             return
         if await self._take_lease():
             await self._reload()
             self._start_timers()
+            return
+        held = await self._read_db(lambda s: lease.get(s, self.id))
+        raise Elsewhere(held.owner if held is not None else "")
+
+    async def owner_elsewhere(self) -> str | None:
+        """The node of another live process that holds this table's lease, or ``None`` (this
+        process holds it, or nobody alive does: then this process takes it at its next write).
+        One small read when this session holds no lease."""
+        if self.fence is not None:
+            return None
+        held = await self._read_db(lambda s: lease.get(s, self.id))
+        if held is None or not held.alive() or held.owner == self.node:
+            return None
+        return held.owner
 
     async def adopt(self) -> bool:
         """Take the table over if its owner's lease ran out (the due-table poller: a dead
         owner's clocks and grace periods then run here). True when this process owns it."""
         async with self.lock:
-            await self._own()
-            return self.node is None or self.fence is not None
+            try:
+                await self._own()
+            except Elsewhere:
+                return False
+            return self.fence is not None
+
+    async def _here_or_owner(self, here: Callable[[], Awaitable[T]], op: str, args: dict[str, Any],
+                             relayed: bool) -> T | Any:
+        """Run ``here()`` (a write under this session's lock) or, when another live process owns
+        the table (:class:`Elsewhere`), the same ``op`` at that owner through the relay
+        (:mod:`dineri.server.relay`), whose value is returned instead: JSON. When the process
+        asked is not the owner any more, the lease is looked at again (taken here if it ran
+        out). ``relayed``: this call serves another process's relayed request, so it never
+        relays again (raises :class:`NotOwner`). Raises :class:`Refused`: ``unavailable`` (503:
+        no Redis to reach the owner, or no answer within ``DINERI_RELAY_TIMEOUT``: nothing was
+        applied here, and the owner drops a request that reaches it after that), the owner's
+        own refusal, ``retry`` (the owner kept changing)."""
+        timed_out = False
+        for _ in range(RELAY_ATTEMPTS):
+            try:
+                return await here()  # also after a timeout: the owner's lease may have run out since
+            except Elsewhere as e:
+                if relayed:
+                    raise NotOwner(e.owner) from None
+                owner = e.owner
+            if self.relay is None:  # no Redis: no way to reach the owner until its lease runs out
+                raise Refused("unavailable", NO_OWNER, 503)
+            if timed_out:
+                raise Refused("unavailable", "the table's server did not answer; send it again shortly", 503)
+            try:
+                return await self.relay.ask(owner, self.id, op, args)
+            except RelayTimeout:
+                log.warning("table owner did not answer", extra={"table": self.id, "owner": owner, "op": op})
+                timed_out = True
+                continue
+            except RelayRefused as e:
+                raise Refused(e.code, e.message, e.status) from None
+            except NotOwner:  # the lease moved (or ran out) meanwhile: look again
+                continue
+        raise Refused("retry", "the table's owner kept changing; send it again", 503)
 
     def lease_lost(self) -> None:
         """Another process took this table's lease (seen by the renewal or a fenced write that
@@ -550,9 +617,17 @@ class TableSession(Presence):
         return True
 
     async def start(self, player_id: str, first_dealer: int | None = None,
-                    decks: list[list[str]] | None = None) -> None:
+                    decks: list[list[str]] | None = None, *, relayed: bool = False) -> None:
         """The host starts the match once every seat is taken (decks/first dealer: testing only).
-        Raises :class:`Refused` ``not_host``, ``not_open``, ``seats_not_full``, ``malformed``."""
+        Raises :class:`Refused` ``not_host``, ``not_open``, ``seats_not_full``, ``malformed``;
+        ``unavailable`` when another process owns the table (it wrote an event already, a chat
+        line) and does not answer the relayed start."""
+        await self._here_or_owner(lambda: self._start_here(player_id, first_dealer, decks), "start",
+                                  {"player_id": player_id, "first_dealer": first_dealer, "decks": decks},
+                                  relayed)
+
+    async def _start_here(self, player_id: str, first_dealer: int | None,
+                          decks: list[list[str]] | None) -> None:
         async with self.lock:
             await self.ensure_fresh()
             if player_id != self.host_id:
@@ -582,10 +657,10 @@ class TableSession(Presence):
                 if t.status != "open":
                     raise Stale
                 known = t.next_seq - 1
-                if not repo.claim_seqs(s, self.id, known, 0, holder, due):
+                if not repo.claim_seqs(s, self.id, known, len(events), holder, due):
                     raise Stale  # the lease is another process's now
                 m = repo.start_match(s, t, self.game_name, match.record())
-                seqs = repo.append_events(s, t, events)
+                seqs = repo.insert_events(s, self.id, known + 1, events)
                 if steps:
                     repo.insert_actions(s, m.id, known, _step_rows(steps))
                     rounds = match.rounds()
@@ -615,14 +690,35 @@ class TableSession(Presence):
     # --- actions ---------------------------------------------------------------------------
 
     async def act(self, seat: int, client_id: str | None, action: dict[str, Any], *,
-                  conn: str | None = None, auto: bool = False) -> tuple[dict[str, Any], bool]:
+                  conn: str | None = None, auto: bool = False, relayed: bool = False,
+                  until: float | None = None) -> tuple[dict[str, Any], bool]:
         """Apply an action for ``seat``; return the ``ack`` or ``error`` message for the sender and
         whether it is a fresh ack (then it also travels in the broadcast bundle to ``conn``).
 
         The same ``(seat, client_id)`` again gets the first ack and changes nothing. When another
         process keeps writing first (three times), the answer is the error ``retry`` (nothing changed).
+        When another live process owns the table, the action is relayed to it and its answer
+        returned (its bundle, with the ack for ``conn``, reaches this process's sockets through
+        Redis); ``unavailable`` when it does not answer within ``DINERI_RELAY_TIMEOUT`` (issue 9
+        item 1). ``relayed``/``until``: serving another process's relayed action, which is
+        dropped (``unavailable``) once past ``until`` (Unix seconds): its asker answered so.
         """
+        args = {"seat": seat, "client_id": client_id, "action": action, "conn": conn}
+        try:
+            got = await self._here_or_owner(
+                lambda: self._act_here(seat, client_id, action, conn=conn, auto=auto, until=until),
+                "act", args, relayed)
+        except Refused as e:
+            return _error(client_id, e.code, e.message), False
+        reply, fresh = got
+        return dict(reply), bool(fresh)
+
+    async def _act_here(self, seat: int, client_id: str | None, action: dict[str, Any], *,
+                        conn: str | None, auto: bool, until: float | None) -> tuple[dict[str, Any], bool]:
         async with self.lock:
+            if until is not None and time.time() > until:
+                return _error(client_id, "unavailable", "the table's server answered too late; "
+                                                        "send it again"), False
             await self.ensure_fresh()
             for _ in range(3):
                 try:
@@ -656,9 +752,10 @@ class TableSession(Presence):
 
     async def _auto(self, seat: int, action: dict[str, Any]) -> None:
         """An action the server makes (clock, grace); dropped if another process moved first."""
-        if self.node is not None and self.fence is None:
-            await self._own()  # a dead owner's lease ran out: take the table over
-            if self.fence is None:
+        if self.fence is None:
+            try:
+                await self._own()  # a dead owner's lease ran out: take the table over
+            except Elsewhere:
                 return  # another live process owns it: its clocks run there
         try:
             await self._act(seat, None, action, conn=None, auto=True)
@@ -748,15 +845,30 @@ class TableSession(Presence):
                 raise Refused("forbidden", "only the table's players may ask for a rematch", 403)
             if self.status != "over":
                 raise Refused("not_over", "a rematch can be asked for once the match is over")
+            owner, event = None, None
             if self.rematch is None:
                 self.rematch, made = await create()
                 if made:
-                    await self.post_event({"type": "rematch", "seat": seat, "table": self.rematch})
-            return self.rematch, seat
+                    event = {"type": "rematch", "seat": seat, "table": self.rematch}
+                    try:
+                        await self.post_event(event)
+                    except Elsewhere as e:  # stored and sent by the table's owner (below)
+                        owner = e.owner
+            rematch = self.rematch
+        if owner is not None and event is not None:
+            await self._here_or_owner(lambda: self.post_here(event), "post", {"event": event}, False)
+        return rematch, seat
+
+    async def post_here(self, event: dict[str, Any], table_changed: bool = True) -> int:
+        """:meth:`post_event` under the lock (a relayed service event)."""
+        async with self.lock:
+            await self.ensure_fresh()
+            return await self.post_event(event, table_changed=table_changed)
 
     async def post_event(self, event: dict[str, Any], *, table_changed: bool = True) -> int:
         """Store and broadcast a service event (chat, away, back); returns its number.
-        ``table_changed``: the table info changed too (a ``table`` message follows the event)."""
+        ``table_changed``: the table info changed too (a ``table`` message follows the event).
+        Lock held. Raises :class:`Elsewhere` when another live process owns the table."""
         for attempt in range(WRITE_ATTEMPTS):
             await self._own()
             known, holder = self.last_seq, self._holder()
@@ -777,12 +889,78 @@ class TableSession(Presence):
         await self._broadcast([(seqs[-1], event)], views=False, table_changed=table_changed)
         return seqs[-1]
 
-    async def chat(self, seat: int, text: str) -> int:
-        """A chat line from ``seat`` (already validated); returns its event number."""
-        async with self.lock:
-            name = self.seat_rows[seat].name if seat in self.seat_rows else "?"
-            return await self.post_event({"type": "chat", "seat": seat, "name": name, "text": text},
-                                         table_changed=False)
+    async def chat(self, seat: int, text: str, *, relayed: bool = False) -> int:
+        """A chat line from ``seat`` (already validated); returns its event number. Stored by
+        the table's owner (relayed when another process owns it). Raises :class:`Refused`
+        ``unavailable`` (nothing stored)."""
+        async def here() -> int:
+            async with self.lock:
+                name = self.seat_rows[seat].name if seat in self.seat_rows else "?"
+                return await self.post_event({"type": "chat", "seat": seat, "name": name, "text": text},
+                                             table_changed=False)
+        return int(await self._here_or_owner(here, "chat", {"seat": seat, "text": text}, relayed))
+
+    async def serve(self, op: str, args: dict[str, Any], until: float) -> Any:
+        """Serve another process's relayed request ``op`` (:mod:`dineri.server.relay`) as this
+        table's owner: ``act`` -> ``[reply, fresh]``, ``chat`` -> event number, ``post`` (a
+        service event) -> event number, ``start`` -> ``None``, ``back``/``gone`` (a seat's
+        socket opened / its last one closed on the asker) -> ``None``. Raises
+        :class:`NotOwner` when this process is not the owner, :class:`RelayRefused` for a
+        refusal."""
+        try:
+            if op == "act":
+                reply, fresh = await self.act(int(args["seat"]), args.get("client_id"), dict(args["action"]),
+                                              conn=args.get("conn"), relayed=True, until=until)
+                return [reply, fresh]
+            if op == "chat":
+                return await self.chat(int(args["seat"]), str(args["text"]), relayed=True)
+            if op == "post":
+                event = dict(args["event"])
+                return await self._here_or_owner(lambda: self.post_here(event), op, args, True)
+            if op == "start":
+                await self.start(str(args["player_id"]), args.get("first_dealer"), args.get("decks"),
+                                 relayed=True)
+                return None
+            if op in ("back", "gone"):
+                if await self.owner_elsewhere() is not None:
+                    raise NotOwner(self.node)
+                await (self.remote_back if op == "back" else self.remote_gone)(int(args["seat"]))
+                return None
+        except Refused as e:
+            raise RelayRefused(e.code, e.message, e.status) from None
+        raise RelayRefused("malformed", f"unknown relayed operation {op!r}", 422)
+
+    async def _presence_owner(self) -> str | None:
+        """Where this table's presence is judged (lock held): ``None`` here (this process owns
+        the table, could take it, or it is not in progress), else the owner's node."""
+        if not self._in_progress():
+            return None
+        try:
+            return await self.owner_elsewhere()
+        except Exception:  # the database is away: judge here, as before leases
+            return None
+
+    async def _tell_owner(self, owner: str, op: str, seat: int) -> None:
+        """Tell the table's owner that ``seat``'s socket opened here (``back``) or its last one
+        closed (``gone``): the owner announces it and runs its grace (issue 9 item 1). Sent in
+        the background, in order (a hello never waits for the owner). Without Redis, or when the
+        owner does not answer, the owner learns it from the shared presence (or not at all
+        without Redis): logged."""
+        relay = self.relay
+        if relay is None:
+            return
+        before = self._telling
+
+        async def tell() -> None:
+            if before is not None:
+                with contextlib.suppress(Exception):
+                    await before
+            try:
+                await relay.ask(owner, self.id, op, {"seat": seat})
+            except Exception as e:
+                log.warning("presence not told to the table's owner", extra={
+                    "table": self.id, "owner": owner, "op": op, "seat": seat, "error": repr(e)})
+        self._telling = asyncio.get_running_loop().create_task(tell())
 
     async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]]:
         """Stored events numbered above ``after``."""

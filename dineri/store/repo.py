@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, delete, exists, func, insert, or_, select, update
+from sqlalchemy import bindparam, case, delete, event, exists, func, insert, or_, select, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
@@ -288,18 +288,6 @@ def _seats_changed(s: Session, table_id: str) -> None:
               .execution_options(synchronize_session=False))
 
 
-def append_events(s: Session, table: Table, events: Sequence[dict[str, Any]]) -> list[int]:
-    """Number and store ``events`` for ``table``; return their numbers (consecutive)."""
-    seqs = []
-    for ev in events:
-        seq = table.next_seq
-        s.add(EventLog(table_id=table.id, seq=seq, event=_dump(ev), created_at=utcnow()))
-        seqs.append(seq)
-        table.next_seq = seq + 1
-    s.flush()
-    return seqs
-
-
 def events_after(s: Session, table_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
     """Stored events numbered above ``after``, in order, as ``(seq, event)``."""
     q = (select(EventLog.seq, EventLog.event).where(EventLog.table_id == table_id, EventLog.seq > after)
@@ -362,48 +350,63 @@ def current_match(s: Session, table_id: str) -> Match | None:
 # and compiled form, and a group of writes runs each as one executemany (:func:`append_many`).
 _INSERT_EVENTS = insert(EventLog)
 _INSERT_ACTIONS = insert(ActionLog)
-_CLAIMS: dict[tuple[bool, bool], Any] = {}
+_CLAIMS: dict[bool, Any] = {}
+_CLAIMED = "dineri_fenced_claims"  # Session.info key: table id -> event numbers claimed (fenced)
 
 
-def _claim_statement(fenced: bool, due: bool) -> Any:
+class Unfenced(AssertionError):
+    """An event write without the writer's lease (issue 9 item 1): a programming error. Every
+    event row is numbered by :func:`claim_seqs` (or :class:`Append`), whose one UPDATE also
+    requires the writer's ``(owner, fence)``; :func:`insert_events` only stores numbers claimed
+    so in the same transaction, and an ORM ``add`` of an :class:`EventLog` is refused outright."""
+
+
+def _claim_statement(due: bool) -> Any:
     """``UPDATE tables SET next_seq = :b_next[, due_at = :b_due] WHERE id = :b_id AND next_seq =
-    :b_known [AND <the lease is (:b_owner, :b_fence)>]`` (see :func:`claim_seqs`)."""
-    key = (fenced, due)
-    q = _CLAIMS.get(key)
+    :b_known AND <the lease is (:b_owner, :b_fence)>`` (see :func:`claim_seqs`)."""
+    q = _CLAIMS.get(due)
     if q is None:
-        conditions = [Table.id == bindparam("b_id"), Table.next_seq == bindparam("b_known")]
-        if fenced:  # the fencing check (dineri/store/lease.py, issue 8 item 3)
-            conditions.append(exists().where(TableLease.table_id == bindparam("b_id"),
-                                             TableLease.owner == bindparam("b_owner"),
-                                             TableLease.fence == bindparam("b_fence")))
+        conditions = [Table.id == bindparam("b_id"), Table.next_seq == bindparam("b_known"),
+                      # the fencing check (dineri/store/lease.py, issue 8 item 3, issue 9 item 1)
+                      exists().where(TableLease.table_id == bindparam("b_id"),
+                                     TableLease.owner == bindparam("b_owner"),
+                                     TableLease.fence == bindparam("b_fence"))]
         values: dict[str, Any] = {"next_seq": bindparam("b_next")}
         if due:
             values["due_at"] = bindparam("b_due", type_=Table.__table__.c.due_at.type)
-        q = _CLAIMS[key] = update(Table).where(*conditions).values(**values)
+        q = _CLAIMS[due] = update(Table).where(*conditions).values(**values)
     return q
 
 
 def _claim_params(table_id: str, known: int, count: int, holder: tuple[str, int] | None,
                   due: datetime | bool | None) -> dict[str, Any]:
-    params: dict[str, Any] = {"b_id": table_id, "b_known": known + 1, "b_next": known + 1 + count}
-    if holder is not None:
-        params["b_owner"], params["b_fence"] = holder
+    if holder is None:  # no event is numbered without a lease (issue 9 item 1)
+        raise Unfenced(f"event numbers of table {table_id} claimed without a lease")
+    params: dict[str, Any] = {"b_id": table_id, "b_known": known + 1, "b_next": known + 1 + count,
+                              "b_owner": holder[0], "b_fence": holder[1]}
     if due is not False:
         params["b_due"] = due
     return params
 
 
 def claim_seqs(s: Session, table_id: str, known: int, count: int,
-               holder: tuple[str, int] | None = None, due: datetime | bool | None = False) -> bool:
+               holder: tuple[str, int] | None, due: datetime | bool | None = False) -> bool:
     """Take the event numbers ``known + 1 … known + count`` of ``table_id``: one conditional
     UPDATE of ``tables.next_seq`` (no read). ``holder``: ``(owner, fence)`` of the writer's lease,
-    checked in the same statement (issue 8 item 3: a stale owner's write changes nothing).
-    ``False``, with nothing changed, when the stored table's next number is not ``known + 1``
-    (another writer numbered events first) or the lease is no longer ``holder``'s. ``due``: the
-    table's new ``due_at`` (``None`` clears it; ``False`` leaves it), in the same statement."""
-    q = _claim_statement(holder is not None, due is not False)
-    result: Any = s.connection().execute(q, _claim_params(table_id, known, count, holder, due))
-    return bool(result.rowcount)
+    checked in the same statement (issue 8 item 3, issue 9 item 1: a stale owner's write changes
+    nothing). ``False``, with nothing changed, when the stored table's next number is not
+    ``known + 1`` (another writer numbered events first) or the lease is no longer ``holder``'s.
+    ``due``: the table's new ``due_at`` (``None`` clears it; ``False`` leaves it), in the same
+    statement. Raises :class:`Unfenced` when ``holder`` is ``None``: no event is written without
+    a lease. The numbers claimed are remembered for this transaction (:func:`insert_events`)."""
+    params = _claim_params(table_id, known, count, holder, due)
+    result: Any = s.connection().execute(_claim_statement(due is not False), params)
+    if not result.rowcount:
+        return False
+    if count:
+        claimed = s.info.setdefault(_CLAIMED, {}).setdefault(table_id, set())
+        claimed.update(range(known + 1, known + 1 + count))
+    return True
 
 
 def _event_rows(table_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
@@ -413,16 +416,30 @@ def _event_rows(table_id: str, first: int, events: Sequence[dict[str, Any]], now
 
 
 def insert_events(s: Session, table_id: str, first: int, events: Sequence[dict[str, Any]]) -> list[int]:
-    """Store ``events`` numbered ``first, first + 1, …`` (numbers taken by :func:`claim_seqs`)."""
+    """Store ``events`` numbered ``first, first + 1, …``: numbers taken by :func:`claim_seqs` in
+    this transaction (so under the writer's lease), each once. Raises :class:`Unfenced`
+    otherwise (nothing inserted)."""
+    numbers = range(first, first + len(events))
+    claimed = s.info.get(_CLAIMED, {}).get(table_id, set())
+    if not claimed.issuperset(numbers):
+        raise Unfenced(f"events {first}..{first + len(events) - 1} of table {table_id} were not "
+                       "claimed under its lease in this transaction")
+    claimed.difference_update(numbers)
     rows = _event_rows(table_id, first, events, utcnow())
     if rows:
         s.connection().execute(_INSERT_EVENTS, rows)
-    return [first + i for i in range(len(events))]
+    return list(numbers)
+
+
+@event.listens_for(EventLog, "before_insert")
+def _no_orm_events(*_args: Any) -> None:
+    # The fenced paths are insert_events and Append; an ORM add would bypass the lease (issue 9 item 1).
+    raise Unfenced("events are stored through repo.insert_events or repo.Append only (fenced)")
 
 
 def append_actions(s: Session, *, table_id: str, match_id: int, known: int,
                    events: Sequence[dict[str, Any]], steps: Sequence[dict[str, Any]],
-                   holder: tuple[str, int] | None = None,
+                   holder: tuple[str, int] | None,
                    due: datetime | bool | None = False) -> list[int] | None:
     """The per-action write (issue 8, item 1): take the event numbers after ``known`` (the last
     number the writer knows), store the events and the accepted actions. Each step is
@@ -505,20 +522,21 @@ class Append:
 
 def _append_chunk(s: Session, writes: Sequence[Append]) -> list[list[int]]:
     conn = s.connection()
-    claims: dict[tuple[bool, bool], list[dict[str, Any]]] = {}
+    claims: dict[bool, list[dict[str, Any]]] = {}
     events: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
     out: list[list[int]] = []
     now = utcnow()
     for w in writes:
         first = w.known + 1
-        claims.setdefault((w.holder is not None, w.due is not False), []).append(
+        # _claim_params raises Unfenced for a write without a lease (issue 9 item 1).
+        claims.setdefault(w.due is not False, []).append(
             _claim_params(w.table_id, w.known, len(w.events), w.holder, w.due))
         events.extend(_event_rows(w.table_id, first, w.events, now))
         actions.extend(_action_rows(w.match_id, w.known, w.steps, now))
         out.append(list(range(first, first + len(w.events))))
-    for (fenced, due), params in claims.items():
-        result: Any = conn.execute(_claim_statement(fenced, due), params)
+    for due, params in claims.items():
+        result: Any = conn.execute(_claim_statement(due), params)
         if result.rowcount != len(params):  # one of them (at least) was beaten: nothing of it stays
             raise writes[0].conflict
     if events:

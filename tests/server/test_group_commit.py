@@ -378,9 +378,10 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
     engine = make_engine(url)
     sm = sessions(engine)
     tables = _batch_tables(sm, 4)
-    with sm.begin() as s:
-        fence = lease.take(s, tables[3][0], "node-a", 60)
-    assert fence is not None
+    with sm.begin() as s:  # every event write holds its table's lease (issue 9 item 1)
+        fences = [lease.take(s, t, "node-a", 60) for t, _ in tables]
+    assert fences == [1, 1, 1, 1]
+    fence, a = 1, ("node-a", 1)
     statements: list[tuple[str, bool]] = []
 
     @event.listens_for(engine, "before_cursor_execute")
@@ -398,14 +399,14 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
         out = await asyncio.gather(*(writer.run(w) for w in writes), return_exceptions=True)
         await first
         return out
-    writes = [_append(tables[0], 0), _append(tables[1], 0), _append(tables[2], 0), _append(tables[0], 1),
-              _append(tables[3], 0, ("node-a", fence))]
+    writes = [_append(tables[0], 0, a), _append(tables[1], 0, a), _append(tables[2], 0, a),
+              _append(tables[0], 1, a), _append(tables[3], 0, ("node-a", fence))]
     statements.clear()
     assert asyncio.run(run(writes)) == [[1], [1], [1], [2], [1]]
     updates = [many for st, many in statements if st.startswith("UPDATE TABLES")]
     inserts = [st for st, _ in statements if st.startswith("INSERT INTO EVENTS")]
-    # Two chunks (table 0 twice), the fenced claim apart from the others: 3 UPDATEs, not 5.
-    assert len(updates) == 3 and len(inserts) == 2, statements
+    # Two chunks (table 0 twice): 2 UPDATEs, not 5.
+    assert len(updates) == 2 and len(inserts) == 2, statements
     with sm() as s:
         assert repo.events_after(s, tables[0][0], 0) == [(1, {"type": "kept", "n": 0}),
                                                           (2, {"type": "kept", "n": 1})]
@@ -414,7 +415,7 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
     with sm.begin() as s:
         later = datetime.now(UTC) + timedelta(seconds=120)  # node-a's lease ran out: node-b takes it
         assert lease.take(s, tables[3][0], "node-b", 60, now=later) is not None
-    writes = [_append(tables[1], 1), _append(tables[2], 0), _append(tables[0], 2),
+    writes = [_append(tables[1], 1, a), _append(tables[2], 0, a), _append(tables[0], 2, a),
               _append(tables[3], 1, ("node-a", fence))]
     out = asyncio.run(run(writes))
     writer.stop()

@@ -1,11 +1,14 @@
 """One owner per table (issue 8 item 3, issue 9 item 1): two table services (two processes'
-worth: own node, own writer) on one database. The owner's lease is taken once; a process that
-does not own a table runs none of its timers (issue 9: a restart forfeited the other process's
-idle matches); a stale owner's write changes nothing; a dead owner's table is taken over."""
+worth: own node, own writer) on one database and one pub/sub (a shared ``LocalFanout`` standing for
+Redis). The owner's lease is taken once; a process that does not own a table runs none of its
+timers (issue 9: a restart forfeited the other process's idle matches) and writes none of its
+events: it relays them to the owner; a stale owner's write changes nothing; a dead owner's table
+is taken over. tests/multi/test_handoff.py does the same with real processes."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from dineri.server.service import TableService
 from dineri.settings import Settings
 from dineri.store import lease, repo
 from dineri.store.db import make_engine, migrate, sessions
-from dineri.store.models import TableLease, utcnow
+from dineri.store.models import EventLog, TableLease, utcnow
 from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.timeout(120)
@@ -27,10 +30,17 @@ def _run(url: str) -> None:
     migrate(url)
     engine = make_engine(url)
     sm = sessions(engine)
+    bus = LocalFanout()  # Redis between the two processes' worth: one pub/sub both services use
 
-    def service(node: str) -> TableService:
-        return TableService(sm, LocalFanout(), Settings(database_url=url, node=node, grace_seconds=3600,
-                                                        lease_seconds=1.5))
+    def service(node: str, fanout: LocalFanout = bus, relay: bool = True) -> TableService:
+        return TableService(sm, fanout, Settings(database_url=url, node=node, grace_seconds=3600,
+                                                 lease_seconds=1.5, relay_timeout=0.5), relay=relay)
+
+    def stored(table_id: str) -> list[str]:
+        with sm() as s:
+            m = repo.current_match(s, table_id)
+            assert m is not None
+            return [x["type"] for x in repo.record_of(s, m)["actions"]]
 
     async def run() -> None:
         a, b = service("a"), service("b")
@@ -51,13 +61,32 @@ def _run(url: str) -> None:
         sb = await b.session(sa.id)
         assert sb is not None and sb.status == "playing"
         assert sb.fence is None and not sb._grace and not bool(sb._clock_tasks)
-        # A misrouted action on B is judged and stored (unfenced, event numbers checked); B stays
-        # without the lease and its timers; A, the owner, reads the table again and goes on.
-        reply, _ = await sb.act(1, "b-cut", {"type": "cut", "at": 3})
-        assert reply["type"] == "ack", reply
+        # A misrouted action on B goes to A, the owner, which applies it under its lease (fence 1)
+        # and answers; B writes nothing and stays without the lease and its timers.
+        reply, fresh = await sb.act(1, "b-cut", {"type": "cut", "at": 3}, conn="b-socket")
+        assert reply["type"] == "ack" and fresh, reply
+        assert a.relay is not None and a.relay.served == 1
         assert sb.fence is None and not sb._grace and not bool(sb._clock_tasks)
+        assert stored(sa.id) == ["cut"]
+        again, fresh = await sb.act(1, "b-cut", {"type": "cut", "at": 3})  # resent: the same ack
+        assert again == reply and not fresh
         reply, _ = await sa.act(1, "a-cut", {"type": "cut", "at": 3})
         assert reply["type"] == "error" and reply["code"] == "wrong_phase", reply  # no second cut
+
+        # Without Redis (no relay) nothing reaches the owner: unavailable, nothing stored.
+        c = service("c", LocalFanout(), relay=False)
+        await c.start()
+        sc = await c.session(sa.id)
+        assert sc is not None
+        reply, _ = await sc.act(1, "c-keep", {"type": "keep"})
+        assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+        # An owner that does not answer (paused: here, deaf): unavailable within the bound.
+        assert a.relay is not None
+        a.relay.stop()
+        reply, _ = await sb.act(1, "b-keep", {"type": "keep"})
+        assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+        assert stored(sa.id) == ["cut"]
+        await c.stop()
 
         # A stops renewing (a dead or paused process): its lease runs out, B takes the table over.
         assert a._renewer is not None
@@ -70,16 +99,14 @@ def _run(url: str) -> None:
         assert reply["type"] == "ack", reply
         assert sb.fence == 2 and bool(sb._clock_tasks)  # B reread the table, its clock runs now
         # The stale owner's fenced write fails and changes nothing: it learns it lost the table
-        # (drops the session, stops its timers) and its action is judged again on what B stored.
+        # (drops the session, stops its timers) and its action goes to B, judged on what B stored.
+        await a.relay.start(a._serve_relayed)
         assert sa.match is not None and sa.match.to_act() == 1  # A still thinks: seat 1 keeps
         reply, _ = await sa.act(1, "a-late", {"type": "keep"})
         assert reply["type"] == "error" and reply["code"] == "wrong_phase", reply
         assert sa.fence is None and not bool(sa._clock_tasks) and sa.id not in a.sessions
+        assert stored(sa.id) == ["cut", "keep"]  # no fork
         with sm() as s:
-            m = repo.current_match(s, sa.id)
-            assert m is not None
-            actions = repo.record_of(s, m)["actions"]
-            assert [x["type"] for x in actions] == ["cut", "keep"]  # no fork
             held = lease.get(s, sa.id)
         assert held is not None and held.owner == "b" and held.fence == 2
         # B's renewal keeps its lease alive past its first life.
@@ -96,6 +123,61 @@ def _run(url: str) -> None:
     engine.dispose()
 
 
+def _ping_pong(url: str) -> None:
+    """Seat 0 plays through A (the owner), seat 1 through B, turn about, a whole match: B relays
+    every one of its actions, the lease never moves (fence 1 throughout: no thrash), every
+    action is stored once, and B's sockets get every event through the shared fan-out."""
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    bus = LocalFanout()
+
+    def service(node: str) -> TableService:
+        return TableService(sm, bus, Settings(database_url=url, node=node, grace_seconds=3600,
+                                              lease_seconds=3, relay_timeout=2), relay=True)
+
+    async def run() -> None:
+        a, b = service("a"), service("b")
+        await a.start()
+        await b.start()
+        with sm.begin() as s:
+            p0, p1 = repo.create_player(s, "Amira").id, repo.create_player(s, "Youssef").id
+        sa = await a.create_table(p0, "chkobba", {"seats": 2, "target": 11, "best_of": 1}, True, 0)
+        await sa.take_seat(p0, 0, None, None)
+        await sa.take_seat(p1, 1, None, None)
+        await sa.start(p0, first_dealer=0)
+        sb = await b.session(sa.id)
+        assert sb is not None
+        seen: list[int] = []
+        bus.subscribe(f"table:{sa.id}", lambda bundle: seen.extend(seq for seq, _ in bundle["events"]))
+        rng = random.Random(7)
+        n = 0
+        while sa.match is not None and not sa.match.over and n < 2000:
+            seat = sa.match.to_act()
+            assert seat is not None
+            choices = ([x for x in sa.match.legal_actions(seat) if x["type"] != "forfeit"]
+                       or [{"type": "forfeit"}])
+            via = sa if seat == 0 else await sb.fresh()
+            reply, _ = await via.act(seat, f"c{n}", rng.choice(choices))
+            assert reply["type"] == "ack", reply
+            n += 1
+        assert sa.match is not None and sa.match.over
+        assert a.relay is not None and a.relay.served > 10 and sb.fence is None
+        with sm() as s:
+            held = lease.get(s, sa.id)
+            m = repo.current_match(s, sa.id)
+            assert m is not None
+            assert len(repo.action_log(s, m.id)) == len(sa.match.record()["actions"])
+            last = repo.get_table(s, sa.id)
+            assert last is not None
+        assert held is not None and held.owner == "a" and held.fence == 1
+        assert seen == list(range(seen[0], last.next_seq))  # every event once, in order
+        await a.stop()
+        await b.stop()
+    asyncio.run(run())
+    engine.dispose()
+
+
 def test_one_owner_per_table_on_sqlite(tmp_path: Path) -> None:
     _run(f"sqlite:///{tmp_path / 'l.db'}")
 
@@ -103,6 +185,63 @@ def test_one_owner_per_table_on_sqlite(tmp_path: Path) -> None:
 @pytest.mark.postgres
 def test_one_owner_per_table_on_postgresql(pg_url: str) -> None:  # noqa: F811
     _run(pg_url)
+
+
+def test_two_processes_playing_one_table_turn_about_do_not_move_its_lease(tmp_path: Path) -> None:
+    _ping_pong(f"sqlite:///{tmp_path / 'p.db'}")
+
+
+@pytest.mark.postgres
+def test_two_processes_playing_one_table_turn_about_on_postgresql(pg_url: str) -> None:  # noqa: F811
+    _ping_pong(pg_url)
+
+
+def test_no_event_is_stored_without_the_lease(tmp_path: Path) -> None:
+    """The store layer's fencing (issue 9 item 1): numbers are claimed only with the writer's
+    ``(owner, fence)``, a stale fence claims nothing, and events are inserted only under a claim
+    of the same transaction; an ORM add of an event is refused."""
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    with sm.begin() as s:
+        host = repo.create_player(s, "H")
+        table_id = repo.create_table(s, host_id=host.id, game="chkobba", public=True, clock=0,
+                                     options={"seats": 2, "target": 11, "best_of": 1}).id
+    ev = [{"type": "chat", "seat": 0, "name": "H", "text": "hi"}]
+    with sm.begin() as s:
+        assert lease.take(s, table_id, "x", 30) == 1
+    with pytest.raises(repo.Unfenced), sm.begin() as s:
+        repo.claim_seqs(s, table_id, 0, 1, None)
+    with pytest.raises(repo.Unfenced), sm.begin() as s:
+        repo.insert_events(s, table_id, 1, ev)  # no claim
+    with pytest.raises(repo.Unfenced), sm.begin() as s:
+        s.add(EventLog(table_id=table_id, seq=1, event="{}"))
+        s.flush()
+    with sm.begin() as s:
+        t = repo.get_table(s, table_id)
+        assert t is not None
+        match_id = repo.start_match(s, t, "chkobba", {"actions": []}).id
+    step = {"idx": 0, "seat": 0, "client_id": "c", "action": {"type": "keep"}, "auto": False, "events_end": 1}
+    with pytest.raises(repo.Unfenced), sm.begin() as s:  # a plain action's batched write, no lease
+        repo.Append(table_id, match_id, 0, ev, [step], None)(s)
+    with sm.begin() as s:
+        assert lease.take(s, table_id, "x", 30) == 2  # a takeover (here: the same node again)
+    with sm.begin() as s:
+        assert not repo.claim_seqs(s, table_id, 0, 1, ("x", 1))  # the stale fence: nothing
+        assert not repo.claim_seqs(s, table_id, 0, 1, ("y", 2))  # not the owner: nothing
+        with pytest.raises(repo.Unfenced):
+            repo.insert_events(s, table_id, 1, ev)
+    with sm.begin() as s:
+        assert repo.claim_seqs(s, table_id, 0, 1, ("x", 2))
+        assert repo.insert_events(s, table_id, 1, ev) == [1]
+        with pytest.raises(repo.Unfenced):
+            repo.insert_events(s, table_id, 1, ev)  # a claim covers its numbers once
+    with sm() as s:
+        assert repo.events_after(s, table_id, 0) == [(1, ev[0])]
+        t = repo.get_table(s, table_id)
+        assert t is not None and t.next_seq == 2
+    engine.dispose()
 
 
 def test_a_lease_is_taken_by_one_owner_at_a_time(tmp_path: Path) -> None:

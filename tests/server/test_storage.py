@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from dineri.games import get_game
-from dineri.store import repo
+from dineri.store import lease, repo
 from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import Base
 from tests.server.driver import Shadow, play_out, stacked_decks
@@ -58,7 +58,12 @@ def _exercise(url: str) -> None:
             t = repo.get_table(s, table_id, lock=True)
             assert t is not None and [r.seat for r, _ in repo.seats_of(s, table_id)] == [0, 1]
             m = repo.start_match(s, t, "chkobba", match.record())
-            assert repo.append_events(s, t, events) == [1]
+            # Every event write holds the table's lease (issue 9 item 1: fenced, or refused).
+            fence = lease.take(s, table_id, "test", 600)
+            assert fence is not None
+            holder = ("test", fence)
+            assert repo.claim_seqs(s, table_id, 0, len(events), holder)
+            assert repo.insert_events(s, table_id, 1, events) == list(range(1, len(events) + 1))
             match_id = m.id
         rng = random.Random(3)
         n = 0
@@ -76,10 +81,11 @@ def _exercise(url: str) -> None:
                 step = {"idx": n, "seat": seat, "client_id": f"c{n}", "action": match.last_action(),
                         "auto": False, "events_end": len(evs)}
                 seqs = repo.append_actions(s, table_id=table_id, match_id=match_id, known=known, events=evs,
-                                           steps=[step])
+                                           steps=[step], holder=holder)
                 assert seqs is not None and seqs[0] == known + 1
                 assert repo.append_actions(s, table_id=table_id, match_id=match_id, known=known, events=evs,
-                                           steps=[{**step, "client_id": "again"}]) is None  # numbers taken
+                                           steps=[{**step, "client_id": "again"}],
+                                           holder=holder) is None  # numbers taken
                 acks[(seat, f"c{n}")] = seqs[-1]
                 stored_rounds = len(repo.round_results(s, match_id))
                 repo.store_rounds(s, match_id, stored_rounds + 1, match.rounds()[stored_rounds:])
