@@ -88,9 +88,11 @@ def run(site: Site, name: str, args: Any, rates: list[float]) -> list[load.Row]:
     target.rss_idle = rss_kib(SiteProcs.PID)
     t0 = time.monotonic()
     target.tables = asyncio.run(load.make_tables(site.base, args.tables))
-    print(f"# {name}: {len(target.tables)} tables made through nginx in {time.monotonic() - t0:.1f} s",
-          flush=True)
-    return load.drive(target, rates, args.duration, args.procs)
+    print(f"# {name}: {len(target.tables)} tables made through nginx in {time.monotonic() - t0:.1f} s; "
+          f"load average {os.getloadavg()[0]:.2f}", flush=True)
+    rows = load.drive(target, rates, args.duration, args.procs)
+    print(f"# {name}: load average after the run {os.getloadavg()[0]:.2f}", flush=True)
+    return rows
 
 
 def main() -> None:
@@ -100,17 +102,25 @@ def main() -> None:
                    help="comma-separated target actions/s over all tables")
     p.add_argument("--duration", type=float, default=8.0, help="measured seconds per step")
     p.add_argument("--procs", type=int, default=2, help="client processes")
+    p.add_argument("--nginx-workers", default=None,
+                   help="nginx worker_processes instead of deploy/nginx.conf's 'auto' (e.g. 1: one "
+                        "core's worth of proxy on a 2-core machine shared with the clients)")
     args = p.parse_args()
     load.cpu_seconds, load.rss_kib = cpu_seconds, rss_kib
     rates = [float(x) for x in args.rates.split(",") if x.strip()]
     print(f"load through nginx: {args.tables} tables a run, {args.procs} client processes, "
-          f"{args.duration:g} s a step; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
-          flush=True)
+          f"{args.duration:g} s a step, nginx workers {args.nginx_workers or 'auto'}; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
     results: dict[str, list[load.Row]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         env = {"DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": "WARNING",
                "DINERI_GUESTS_PER_MINUTE": "0"}
-        with Site(Path(tmp), **env) as site:
+        site = Site(Path(tmp), **env)
+        if args.nginx_workers is not None:  # the rendered copy only; deploy/nginx.conf is unchanged
+            conf = Path(tmp) / "nginx" / "nginx.conf"
+            conf.write_text(conf.read_text().replace("worker_processes auto;",
+                                                     f"worker_processes {args.nginx_workers};"))
+        with site:
             _first, second = site.services
             site.procs[second].stop()
             print(load.HEADER, flush=True)
