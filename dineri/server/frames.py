@@ -20,10 +20,11 @@ bundle object to every local socket).
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 if TYPE_CHECKING:
     from dineri.server.session import TableSession
@@ -34,8 +35,10 @@ RING = 256  # events kept in memory per table for hellos (the page asks for its 
 
 
 def dumps(obj: Any) -> str:
-    """The wire encoding of a frame: compact JSON, UTF-8 text as is."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """The wire encoding of a frame: compact JSON, UTF-8 text as is (what ``json.dumps(obj,
+    separators=(",", ":"), ensure_ascii=False)`` writes; orjson does it about 15 times faster,
+    and a frame is encoded on every action: issue 8)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Frames:

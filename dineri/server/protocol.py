@@ -87,6 +87,8 @@ def too_deep(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
     parsing, so a hostile frame cannot exhaust the parser's recursion)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
+    if text.count("[") + text.count("{") <= limit:  # cannot nest deeper: no scan (every frame)
+        return False
     depth, in_str, esc = 0, False, False
     for ch in text:
         if in_str:

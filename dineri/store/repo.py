@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import bindparam, case, delete, event, exists, func, insert, or_, select, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
@@ -39,7 +40,8 @@ from dineri.store.models import (
 
 
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text, non-ASCII as is (orjson: the events and actions of every action)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def new_id() -> str:
