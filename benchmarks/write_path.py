@@ -2,9 +2,13 @@
 :class:`dineri.server.session.TableSession` (judge, store, commit, ack), no sockets.
 
 ``--tables N`` 1v1 Chkobba tables each play random legal actions as fast as their acks come
-back, all at once, for ``--seconds``; prints actions/s and the ack latency (median, p99: from
-``act`` called to its ack, the commit included). SQLite in a temporary file by default,
-PostgreSQL with ``--url postgresql+psycopg://...`` (a fresh schema, dropped afterwards).
+back, all at once, for ``--seconds``; prints actions/s, CPU per action (the whole process:
+event loop and writer thread) and the ack latency (median, p99: from ``act`` called to its ack,
+the commit included). Each seat has a receiver on the table's channel that cuts its frames
+from every bundle as a socket does (``frames.frames_for``, encoded) and drops them: the
+session's whole path but the network (``--no-receivers``: the write path alone). SQLite in a
+temporary file by default, PostgreSQL with ``--url postgresql+psycopg://...`` (a fresh schema,
+dropped afterwards).
 
     .venv/bin/python benchmarks/write_path.py --tables 50 --seconds 10
     .venv/bin/python benchmarks/write_path.py --url postgresql+psycopg://postgres@127.0.0.1:5432/test
@@ -28,13 +32,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import text
 
 from dineri.fanout import LocalFanout
+from dineri.server import gcpause
+from dineri.server.frames import Receiver, frames_for
 from dineri.server.service import TableService
 from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.db import make_engine, migrate, sessions
 
 
-async def run(url: str, tables: int, seconds: float) -> dict[str, float]:
+async def run(url: str, tables: int, seconds: float, receivers: bool = True,
+              gc_tuning: bool = True) -> dict[str, float]:
     """Play ``tables`` tables for ``seconds``; returns the figures."""
     migrate(url)
     engine = make_engine(url)
@@ -42,14 +49,24 @@ async def run(url: str, tables: int, seconds: float) -> dict[str, float]:
     service = TableService(sm, LocalFanout(), Settings(database_url=url, grace_seconds=3600))
     await service.start()
     sess_list = []
+    sent = [0]  # characters of frames cut for the receivers
     for i in range(tables):
         with sm.begin() as s:
             a, b = repo.create_player(s, f"A{i}").id, repo.create_player(s, f"B{i}").id
         sess = await service.create_table(a, "chkobba", {"seats": 2, "target": 31, "best_of": 5}, True, 0)
         await sess.take_seat(a, 0, None, None)
         await sess.take_seat(b, 1, None, None)
+        if receivers:
+            for seat in (0, 1):
+                rx, conn = Receiver(), f"conn{i}.{seat}"
+
+                def receive(bundle: dict, rx: Receiver = rx, seat: int = seat, conn: str = conn) -> None:
+                    sent[0] += sum(len(f) for f in frames_for(bundle, rx, seat, conn))
+                service.fanout.subscribe(f"table:{sess.id}", receive)
         await sess.start(a, first_dealer=0)
         sess_list.append(sess)
+    if gc_tuning:  # as the server does after start-up (dineri/server/gcpause.py)
+        gcpause.tune()
     latencies: list[float] = []
     rng = random.Random(7)
     stop = time.perf_counter() + seconds
@@ -80,7 +97,7 @@ async def run(url: str, tables: int, seconds: float) -> dict[str, float]:
     latencies.sort()
     n = len(latencies)
     return {"actions": n, "actions_per_s": n / wall, "cpu_ms_per_action": 1000 * cpu / max(n, 1),
-            "median_ms": 1000 * statistics.median(latencies),
+            "median_ms": 1000 * statistics.median(latencies), "chars_per_action": sent[0] / max(n, 1),
             "p99_ms": 1000 * latencies[min(n - 1, int(n * 0.99))]}
 
 
@@ -90,6 +107,9 @@ def main() -> None:
     p.add_argument("--url", default="")
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--no-receivers", action="store_true", help="no frames cut: the write path alone")
+    p.add_argument("--no-gc-tuning", action="store_true", help="CPython's collector defaults (the server "
+                   "tunes it after start-up, as this benchmark does by default)")
     args = p.parse_args()
     schema = None
     if args.url.startswith("postgresql"):
@@ -102,7 +122,8 @@ def main() -> None:
         tmp = tempfile.mkdtemp()
         url = args.url or f"sqlite:///{os.path.join(tmp, 'bench.db')}"
     try:
-        figures = asyncio.run(run(url, args.tables, args.seconds))
+        figures = asyncio.run(run(url, args.tables, args.seconds, not args.no_receivers,
+                                  not args.no_gc_tuning))
     finally:
         if schema is not None:
             with admin.begin() as c:
@@ -111,7 +132,8 @@ def main() -> None:
     kind = "postgresql" if schema else "sqlite"
     print(f"{kind} tables={args.tables} actions={figures['actions']:.0f} "
           f"actions/s={figures['actions_per_s']:.0f} cpu/action={figures['cpu_ms_per_action']:.2f}ms "
-          f"ack median={figures['median_ms']:.1f}ms p99={figures['p99_ms']:.1f}ms")
+          f"ack median={figures['median_ms']:.1f}ms p99={figures['p99_ms']:.1f}ms "
+          f"frames={figures['chars_per_action']:.0f} chars/action")
 
 
 if __name__ == "__main__":
