@@ -28,7 +28,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy.exc import OperationalError
@@ -51,7 +51,7 @@ class _Write(Generic[T]):
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[T]
     deadline: float  # time.monotonic()
-    queued: float = field(default_factory=time.monotonic)
+    queued: float  # time.monotonic()
 
 
 class Writer:
@@ -105,16 +105,21 @@ class Writer:
             self.start()
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Write(fn, loop, fut, time.monotonic() + self.timeout))
+        now = time.monotonic()
+        self._queue.put(_Write(fn, loop, fut, now + self.timeout, now))
+        # A timer instead of wait_for(shield(...)): one future and one handle per write (every
+        # action). The thread never resolves a future that is done (timed out, cancelled).
+        timer = loop.call_later(self.timeout, _time_out, fut)
         try:
-            value = await asyncio.wait_for(asyncio.shield(fut), self.timeout)
-        except TimeoutError:
-            fut.add_done_callback(_retrieve)  # nobody awaits it any more
+            value = await fut
+        except _TimedOut:
             self._failed_at = time.monotonic()
             raise Unavailable(f"the database did not answer within {self.timeout:g} s") from None
         except (Unavailable, OperationalError):
             self._failed_at = time.monotonic()
             raise
+        finally:
+            timer.cancel()
         self._ok_at = time.monotonic()
         return value
 
@@ -169,8 +174,7 @@ class Writer:
             if not failed:
                 self.commits += 1
                 self.writes += len(live)
-                for w, v in zip(live, values, strict=True):
-                    self._resolve(w, v)
+                _resolve_all(live, values)
                 return
             for w in live:  # one write failed: each alone, so the others still commit
                 self._commit_alone(w)
@@ -236,14 +240,33 @@ def _apply(s: Session, writes: list[_Write[Any]]) -> list[Any]:
     return values
 
 
+def _resolve_all(writes: list[_Write[Any]], values: list[Any]) -> None:
+    """Hand each committed write its value: one callback per event loop for the whole group
+    (each ``call_soon_threadsafe`` wakes the loop through its self-pipe)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+    for w, v in zip(writes, values, strict=True):
+        by_loop.setdefault(w.loop, []).append((w.future, v))
+
+    for loop, pairs in by_loop.items():
+        def done(pairs: list[tuple[asyncio.Future[Any], Any]] = pairs) -> None:
+            for fut, v in pairs:
+                if not fut.done():
+                    fut.set_result(v)
+        _call(loop, done)
+
+
+def _time_out(fut: asyncio.Future[Any]) -> None:
+    if not fut.done():
+        fut.set_exception(_TimedOut())
+
+
+class _TimedOut(Exception):
+    """A caller's wait for its write ran out (raised to it as :class:`Unavailable`)."""
+
+
 def _call(loop: asyncio.AbstractEventLoop, fn: Callable[[], None]) -> None:
     with contextlib.suppress(RuntimeError):  # the caller's loop is closed (shutdown): nobody to tell
         loop.call_soon_threadsafe(fn)
-
-
-def _retrieve(fut: asyncio.Future[Any]) -> None:
-    if not fut.cancelled():
-        fut.exception()
 
 
 class _Retry(Exception):
