@@ -118,6 +118,22 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         assert names == [bot.format(n=1), bot.format(n=2)]
         rounds = page.locator(".scroll:has(table.rounds)")
         assert rounds.evaluate("(e) => e.scrollWidth > e.clientWidth")  # wide: it scrolls in its box
+        # ... and no cell breaks a score pair across lines ("7 / – / 3" down a cell in the trial).
+        assert page.evaluate("""() => Array.from(document.querySelectorAll('table.rounds td'))
+            .every((td) => {
+            const r = document.createRange(); r.selectNodeContents(td);  // one line: one top
+            return new Set(Array.from(r.getClientRects()).map((x) => Math.round(x.top))).size <= 1; })""")
+        # The options in words: a single game says so (not "best of 1"), in the language's own commas.
+        options = page.locator(".facts dd").nth(4).inner_text()
+        assert options == {"fr": "2 joueurs, en 11 points, une partie",
+                           "ar": "لاعبان، إلى 11 نقطة، لعبة واحدة"}[lang], options
+        # The list's date filters are year-month-day text, left to right in every language (a date
+        # input showed mm/dd/yyyy on an Arabic phone).
+        page.goto(f"{base}/admin")
+        for name in ("from", "to"):
+            field = page.locator(f'.filters input[name="{name}"]')
+            assert field.get_attribute("type") in (None, "text") and field.get_attribute("dir") == "ltr"
+            assert field.get_attribute("placeholder") == "2026-12-01"
         page.goto(f"{base}/admin/matches/{match['id']}/replay?step=3")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         head = page.locator("table.hands th").first.inner_text()

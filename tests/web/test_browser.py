@@ -80,7 +80,7 @@ def _check_summary(page: Any, result: dict[str, Any], scores: list[int], side: i
     dialog.wait_for(state="visible")
     order = [side, 1 - side]
     head = [c.strip() for c in dialog.locator("thead th").all_inner_texts()]
-    assert head[1:] == ["Your side", "Opponents"]
+    assert head[1:] == ["You", "Your opponent"]  # 1v1: a side is one player (not "Your side")
     rows = {}
     for tr in dialog.locator("tbody tr").all():
         cells = [c.strip() for c in tr.locator("th, td").all_inner_texts()]

@@ -286,3 +286,62 @@ def test_french_card_lines_take_no_article() -> None:
         if m.id:
             for text in _texts(m.string):
                 assert not re.search(r"\b(le|la|l’|du|au) \{card\}", text), (m.id, text)
+
+
+def test_seconds_take_arabic_number_agreement() -> None:
+    """The home page's seconds are plural messages (ngettext), so Arabic agrees with the number
+    (the phone trial read «بعد 10 ثانية»): 3-10 take ثوانٍ, 11 and more ثانية; the catalogue's
+    Plural-Forms has Arabic's six forms, and the page's options read right."""
+    po = _po("ar")
+    assert po.num_plurals == 6
+    forms = {m.id[0]: m.string for m in po if isinstance(m.id, tuple)}
+    assert forms["After %(n)s second"][3] == "بعد %(n)s ثوانٍ"
+    assert forms["After %(n)s second"][4] == "بعد %(n)s ثانية"
+    assert forms["%(n)s second"][2] == "ثانيتان"
+    ar = i18n.environment("ar")
+    html = ar.get_template("_play_now.html").render(lang="ar", static="/static/", config={}, games=[])
+    assert "بعد 10 ثوانٍ" in html and "بعد 30 ثانية" in html and "بعد 120 ثانية" in html
+    assert "10 ثانية" not in html
+
+
+def test_arabic_for_is_written_onto_the_name() -> None:
+    """Arabic's لـ ('for') is written against its placeholder ('شكبة لـ{name}!'), so the page's fmt
+    joins it to an Arabic name («للاعب آلي 2», not «لـ لاعب»); and a side's names are joined
+    with و, never '&'."""
+    ar = i18n.js_catalogue("ar")
+    assert ar["Chkobba for {name}!"] == "شكبة لـ{name}!"
+    assert ar["{a} and {b}"] == "{a} و{b}"
+    assert i18n.js_catalogue("fr")["{a} and {b}"] == "{a} et {b}"
+    for m in _po("ar"):
+        for text in _texts(m.string) if m.id else ():
+            assert "لـ {" not in text and "&" not in text, (m.id, text)
+
+
+def test_one_against_one_says_you_and_your_opponent() -> None:
+    """In 1v1 a side is one player: the page says 'You' / 'Your opponent' (not 'Your side' /
+    'Opponents', the trial's «فريقك» / «الخصوم»), in every language."""
+    for lang, you, opponent in (("en", "You", "Your opponent"), ("fr", "Vous", "Votre adversaire"),
+                                ("ar", "أنت", "خصمك")):
+        cat = i18n.js_catalogue(lang)
+        assert (cat["You"], cat["Your opponent"]) == (you, opponent)
+        assert cat["Your side"] != cat["You"]
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_admin_catalogue_is_complete_and_compiled(lang: str) -> None:
+    """The admin domain (dineri/admin/i18n.py) is as complete as the player pages' catalogue:
+    every string of admin.pot translated, the placeholders kept, the .mo compiled from it."""
+    with open(TRANSLATIONS / "admin.pot", "rb") as f:
+        pot = {_key(m.id) for m in read_po(f) if m.id}
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "admin.po", "rb") as f:
+        po = read_po(f, locale=lang)
+    done = {m.id: m.string for m in po if m.id and all(_texts(m.string)) and not m.fuzzy}
+    assert {_key(i) for i in done} == pot
+    for msgid, value in done.items():
+        wanted = sorted(PLACEHOLDER.findall(_key(msgid)))
+        for form, text in enumerate(_texts(value)):
+            if not (lang == "ar" and isinstance(msgid, tuple) and form in (0, 1, 2)):
+                assert sorted(PLACEHOLDER.findall(text)) == wanted, (lang, msgid, form)
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "admin.mo", "rb") as f:
+        mo = {(m.id if isinstance(m.id, str) else tuple(m.id)): _texts(m.string) for m in read_mo(f) if m.id}
+    assert mo == {k: _texts(v) for k, v in done.items()}, "run pybabel compile -D admin"

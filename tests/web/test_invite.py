@@ -78,10 +78,10 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     guest_ctx.close()
     away = host.locator('.seat[data-seat="1"] .badge.away')
     away.wait_for(state="visible")
-    # Away, with the countdown to the side's forfeit (the grace: 90 s here).
+    # Away, with the countdown to the forfeit (the grace: 90 s here); 1v1: the player, not a side.
     host.wait_for_function(
         "document.querySelector('.seat[data-seat=\"1\"] .badge.away').textContent.includes('forfait')")
     text = away.inner_text()
-    assert re.fullmatch(r"Absent\u202f: son camp déclare forfait dans \d+ s", text), text
+    assert re.fullmatch(r"Absent\u202f: forfait dans \d+ s", text), text
     host_ctx.close()
     assert console.errors == []

@@ -88,7 +88,9 @@ def test_piles_open_and_the_match_end_buttons_stay_in_sight(browser: Any, server
         codes = "(is) => is.map((i) => i.getAttribute('src').split('/').pop().split('.')[0])"
         shown = leila.eval_on_selector_all("#summary-body .pile-cards img", codes)
         assert sorted(shown) == sorted(CODE[c] for c in deal.piles[side]), side
-        assert "Cartes prises par" in leila.locator("#summary-h").inner_text()
+        # 1v1: Leila's own pile and her opponent's (not "your side", issue 13 item 8).
+        titles = ("Cartes que vous avez prises", "Cartes prises par votre adversaire")
+        assert leila.locator("#summary-h").inner_text() == titles[side]
         assert leila.locator("#summary-body .hint").count() == 0  # every card is known
         leila.click("#summary-close")
 

@@ -4,6 +4,7 @@
 (function () {
   "use strict";
   var catalogue = {};
+  var LANG = document.documentElement.lang || "en";
   var node = document.getElementById("i18n");
   if (node) { catalogue = JSON.parse(node.textContent || "{}"); }
   var config = {};
@@ -32,11 +33,31 @@
     return n === 1 ? singular : plural;
   }
 
-  /** Replace {name} placeholders of a translated string with values. */
+  /** Replace {name} placeholders of a translated string with values. In Arabic a one-letter
+   * preposition or conjunction written against a placeholder ("لـ{name}", "و{b}") is joined to
+   * the value as Arabic spelling wants (arabicClitic). */
   function fmt(text, values) {
-    return text.replace(/\{(\w+)\}/g, function (m, key) {
-      return (values && values[key] !== undefined && values[key] !== null) ? String(values[key]) : m;
+    return text.replace(/((^|[\s(«])(لـ|و))?\{(\w+)\}/g, function (m, pre, before, clitic, key) {
+      if (!values || values[key] === undefined || values[key] === null) { return m; }
+      var v = String(values[key]);
+      if (!pre) { return v; }
+      return before + (LANG === "ar" ? arabicClitic(clitic, v) : clitic + v);
     });
+  }
+
+  // Arabic letters (hamza to yeh), and the isolate marks a name may be wrapped in (FSI … PDI).
+  var ARABIC_START = /^[\u0621-\u064a]/;
+  /** ``clitic`` ("لـ" for, "و" and) written onto ``value``: the lām joins an Arabic word ("للاعب
+   * آلي 2", and "ال" loses its alif: "للحاسوب"), inside the name's isolate so the letters connect;
+   * و is written against an Arabic word ("وسامي") and spaced before a Latin one or a number ("و
+   * Alice"), which a right-to-left line would otherwise tear from it. */
+  function arabicClitic(clitic, value) {
+    var lead = value.charAt(0) === "\u2068" ? "\u2068" : "";
+    var core = value.slice(lead.length);
+    var arabic = ARABIC_START.test(core);
+    if (clitic === "و") { return arabic ? "و" + value : "و " + value; }
+    if (!arabic) { return "لـ" + value; }
+    return lead + (core.slice(0, 2) === "ال" ? "لل" + core.slice(2) : "ل" + core);
   }
 
   // Every error code the server may send (match-record.md's rule codes, docs/protocol.md's
@@ -116,8 +137,13 @@
   function isComputerName(name) { return BOT_NAME.test(name || ""); }
 
   // Lists in the page's language: Arabic joins with its own comma (،).
-  var LANG = document.documentElement.lang || "en";
   function joinList(items) { return items.join(LANG === "ar" ? "، " : ", "); }
+  /** Names of one side: "Amel and Chaima" ("أمل وشيماء", "Amel et Chaima"); more than two: the
+   * list, then "and" before the last. */
+  function joinAnd(items) {
+    if (items.length < 2) { return items.join(""); }
+    return fmt(_("{a} and {b}"), { a: joinList(items.slice(0, -1)), b: items[items.length - 1] });
+  }
   /** Cards named in a sentence: in English "the 5 of spades and the ace of hearts" (English
    * grammar only, so not a catalogue entry); other languages list the names. */
   function cardPhrase(codes) {
@@ -227,7 +253,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
-    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, isComputerName: isComputerName, joinList: joinList, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, isComputerName: isComputerName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };

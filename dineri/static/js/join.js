@@ -1,6 +1,7 @@
-/* Dineri browser client: the invitation page /join/{table}.{code}. One step: the display name
- * (filled in when the visitor has one) and "Take a seat" seats the player at the first free seat
- * and opens the table; a full or started table opens as it is. */
+/* Dineri browser client: the invitation page /join/{table}.{code}. One step (issue 13 item 5):
+ * a visitor whose display name is known is seated at the first free seat as the page opens and
+ * taken to the table; a new visitor types a name and "Take a seat" does the same. A full or
+ * started table is not sat at: the page says so and its button opens the table as it is. */
 (function () {
   "use strict";
   var D = window.Dineri, _ = D._, EP = D.config.endpoints, fmt = D.fmt;
@@ -10,10 +11,11 @@
   var target = "/t/" + encodeURIComponent(parts[0]) + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "");
   var me = null, table = null;
 
-  D.whoAmI().then(function (p) { me = p; $("name-input").value = p.name; }, function () {});
+  var known = D.whoAmI().then(function (p) { me = p; $("name-input").value = p.name; return p; },
+    function () { return null; });
 
   // Who invites, and to what: the table's host and settings; a wrong link is said at once.
-  D.api("GET", tablePath + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "")).then(function (t) {
+  var loaded = D.api("GET", tablePath + (parts[1] ? "?code=" + encodeURIComponent(parts[1]) : "")).then(function (t) {
     table = t;
     var o = t.options;
     if (t.host) {
@@ -32,10 +34,29 @@
       $("join-status").textContent = D.explain("not_open");
       $("join-name-form").querySelector("button").textContent = _("Go to the table");
     }
+    return t;
   }, function () {
     $("join-status").textContent = _("This invitation is not valid: the table does not exist or the code is wrong.");
     $("join-name-form").querySelector("button").disabled = true;
+    return null;
   });
+
+  // A known name and an open table with a free seat (or ours already): seated at once.
+  Promise.all([known, loaded]).then(function (r) {
+    var p = r[0], t = r[1];
+    if (!p || !t || t.status !== "open") { return; }
+    var mine = t.seats.some(function (s) { return s.player_id === p.id; });
+    var free = t.seats.some(function (s) { return !s.player; });
+    if (!mine && !free) { return; }
+    $("join-status").textContent = _("Taking a seat…");
+    seat().then(go, showFailure);
+  });
+
+  function go() { location.href = target; }
+  function showFailure(err) {
+    $("join-status").textContent = err && err.code === "bad_name"
+      ? _("A display name has 1 to 24 characters and no control characters.") : D.explain(err && err.code);
+  }
 
   function seat() {
     // A table already started (or full) is opened as it is: nothing to sit at.
@@ -53,11 +74,6 @@
     var named = me && me.name === name ? Promise.resolve(me) : D.setName(name).catch(function () {
       throw { code: "bad_name" };
     });
-    named.then(function (p) { me = p; return seat(); })
-      .then(function () { location.href = target; })
-      .catch(function (err) {
-        $("join-status").textContent = err && err.code === "bad_name"
-          ? _("A display name has 1 to 24 characters and no control characters.") : D.explain(err && err.code);
-      });
+    named.then(function (p) { me = p; return seat(); }).then(go).catch(showFailure);
   });
 })();

@@ -44,8 +44,8 @@
   function sideOf(seat) { return R.game.sideOf ? R.game.sideOf(seat, R.data.options) : seat % 2; }
   function sideName(side) {
     var names = [];
-    for (var i = 0; i < n(); i++) { if (sideOf(i) === side) { names.push(playerName(i)); } }
-    return names.join(" & ");
+    for (var i = 0; i < n(); i++) { if (sideOf(i) === side) { names.push(iso(playerName(i))); } }
+    return D.joinAnd(names);  // "Amel and Chaima" in the page's language
   }
   function iso(text) { return RTL ? "\u2068" + text + "\u2069" : text; }
 

@@ -27,11 +27,23 @@
     var s = S.table && S.table.seats[seat];
     return (s && s.player && D.displayName(s.player)) || fmt(_("Seat {n}"), { n: seat + 1 });
   }
+  /** Whether a side has partners (2v2): in 1v1 a side is one player, and the page says "you"
+   * and "your opponent", not "your side" and "the opponents" (the Arabic phone trial). */
+  function partners() {
+    if (!teams()) { return false; }
+    var mates = 0;
+    for (var i = 0; i < n(); i++) { if (sideOf(i) === sideOf(0)) { mates += 1; } }
+    return mates > 1;
+  }
   function sideName(side) {
-    if (seated()) { return sideOf(S.seat) === side ? _("Your side") : _("Opponents"); }
+    if (seated()) {
+      var mine = sideOf(S.seat) === side;
+      if (!partners()) { return mine ? _("You") : _("Your opponent"); }
+      return mine ? _("Your side") : _("Opponents");
+    }
     var names = [];
-    for (var i = 0; i < n(); i++) { if (sideOf(i) === side) { names.push(playerName(i)); } }
-    return names.join(" & ");
+    for (var i = 0; i < n(); i++) { if (sideOf(i) === side) { names.push(iso(playerName(i))); } }
+    return D.joinAnd(names);  // "Amel and Chaima" in the page's language (not "&")
   }
   function toAct(v) {
     if (!v || v.phase === "over") { return []; }
@@ -49,7 +61,7 @@
   var ctx = {
     $: $, el: el, _: _, fmt: fmt, ngettext: D.ngettext, iso: iso, auto: auto,
     seat: null, me: false, table: null, view: null,
-    playerName: playerName, sideName: sideName, sideOf: sideOf, seated: seated,
+    playerName: playerName, sideName: sideName, sideOf: sideOf, seated: seated, partners: partners,
     send: send, say: say, showError: showError, log: log, render: render,
     openDialog: openDialog, dialogOpen: function () { return $("summary").open; },
     dialogBody: function () { return $("summary-body"); },
@@ -124,7 +136,7 @@
     var list = $("setup-seats");
     list.textContent = "";
     t.seats.forEach(function (s) {
-      var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + (teams() ? " · " + fmt(_("side {n}"), { n: s.side + 1 }) : "") +
+      var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + (partners() ? " · " + fmt(_("side {n}"), { n: s.side + 1 }) : "") +
         " — " + (s.player ? D.displayName(s.player) : _("free"));
       var item = el("li", { class: "setup-seat" }, [el("span", { text: label })]);
       if (!s.player && S.me && mine === null) {
@@ -299,7 +311,8 @@
     switch (ev.type) {
       case "match_started": return _("The match begins.");
       case "commitment": return _("The pack is shuffled and sealed.");
-      case "forfeit": return auto(ev, fmt(_("{name} leaves the match: that side forfeits."), { name: who }));
+      case "forfeit": return auto(ev, fmt(partners() ? _("{name} leaves the match: that side forfeits.")
+        : _("{name} leaves the match and forfeits."), { name: who }));
       case "reveal": return _("The decks are revealed: the match record can now be checked.");
       case "player_away": return ev.seat !== S.seat ? fmt(_("{name} is away."), { name: who }) : null;
       case "player_back": return ev.seat !== S.seat ? fmt(_("{name} is back."), { name: who }) : null;
@@ -410,7 +423,7 @@
     var side = sideOf(seat);
     var head = el("div", { class: "seat-head" }, [
       el("strong", { class: "seat-name", text: playerName(seat) }),
-      teams() ? el("span", { class: "side-tag side-" + side,
+      partners() ? el("span", { class: "side-tag side-" + side,
         text: seated() ? sideName(side) : fmt(_("side {n}"), { n: side + 1 }) }) : null
     ].concat(badges));
     var r = rel(seat);
@@ -487,7 +500,7 @@
     });
     document.querySelectorAll(".badge.away[data-forfeit-at]").forEach(function (b) {
       var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-forfeit-at")) - now));
-      b.textContent = fmt(teams() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s"), { n: left });
+      b.textContent = fmt(partners() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s"), { n: left });
     });
   }
   setInterval(tickClock, 250);
@@ -518,7 +531,8 @@
 
   // ---- common controls ---------------------------------------------------------------------
   $("forfeit-btn").addEventListener("click", function () {
-    if (window.confirm(_("Leave the match? Your side forfeits."))) { send({ type: "forfeit" }); }
+    var question = partners() ? _("Leave the match? Your side forfeits.") : _("Leave the match? You forfeit.");
+    if (window.confirm(question)) { send({ type: "forfeit" }); }
   });
 
   $("chat-form").addEventListener("submit", function (e) {

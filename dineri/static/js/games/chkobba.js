@@ -78,12 +78,21 @@
     }
   }
 
+  /** "Cards you took", "Cards taken by your opponent" (1v1), "… by your side", "… by the
+   * opponents" (2v2); a spectator reads the side's names. */
+  function pileTitle(side, ctx) {
+    if (!ctx.me) { return fmt(_("Cards taken by {side}"), { side: ctx.sideName(side) }); }
+    var mine = side === mySide(ctx);
+    if (ctx.partners()) { return mine ? _("Cards taken by your side") : _("Cards taken by the opponents"); }
+    return mine ? _("Cards you took") : _("Cards taken by your opponent");
+  }
+
   function showPile(side, v, ctx) {
     var cards = (v.piles || M.piles)[side];
-    var list = el("ul", { class: "cards pile-cards", "aria-label": fmt(_("Cards taken by {side}"), { side: ctx.sideName(side) }) },
+    var list = el("ul", { class: "cards pile-cards", "aria-label": pileTitle(side, ctx) },
       cards.map(function (c) { return el("li", { role: "img", "aria-label": D.cardName(c) }, [D.cardImg(c)]); }));
     var known = cards.length === v.captured[side];
-    ctx.openDialog(fmt(_("Cards taken by {side}"), { side: ctx.sideName(side) }), el("div", null, [
+    ctx.openDialog(pileTitle(side, ctx), el("div", null, [
       cards.length ? list : el("p", { class: "hint", text: _("No card taken yet in this round.") }),
       known ? null : el("p", { class: "hint", text: _("Cards taken before this page was opened are not shown.") })
     ]));

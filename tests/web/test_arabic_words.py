@@ -1,0 +1,74 @@
+"""Words of the Arabic phone trial (issue 13, item 8 and after), in Chromium: 1v1 says you and
+your opponent (never your side and the opponents, in any language), a side's names are joined
+with the language's "and" (never "&"), Arabic's لـ is written onto a name, the scripts take
+Arabic's six plural forms, and the seconds of the home page agree with their number."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.tables import open_table, player, started
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+SCORE_NAMES = "Array.from(document.querySelectorAll('#scorebar .score strong')).map((s) => s.textContent)"
+
+
+PILE_TITLE = {"ar": "الأوراق التي أكلها خصمك", "fr": "Cartes prises par votre adversaire",
+              "en": "Cards taken by your opponent"}
+
+
+@pytest.mark.parametrize(("lang", "you", "opponent"),
+                         [("ar", "أنت", "خصمك"), ("fr", "Vous", "Votre adversaire"),
+                          ("en", "You", "Your opponent")])
+def test_one_against_one_says_you_and_your_opponent(browser: Any, server: str, console: Any,
+                                                    lang: str, you: str, opponent: str) -> None:
+    a, b = player(browser, server, "يوسف", lang=lang), player(browser, server, "Karim", lang=lang)
+    table_id = started([a, b])
+    page = open_table(a, console, table_id)
+    assert page.evaluate(SCORE_NAMES) == [you, opponent]
+    assert sorted(page.locator(".pile-title").all_inner_texts()) == sorted([you, opponent])
+    # No side tag on a seat: in 1v1 the seat's name says who it is.
+    assert page.locator(".side-tag").count() == 0
+    page.locator('.pile-count[data-open-pile="1"]').click()
+    assert page.locator("#summary-h").inner_text() == PILE_TITLE[lang]
+    for ctx in (a, b):
+        ctx.close()
+    assert console.errors == []
+
+
+def test_arabic_sides_plurals_and_the_lam(browser: Any, server: str, console: Any) -> None:
+    names = ["أمل", "Bilel", "شيماء", "دالي"]
+    ctxs = [player(browser, server, name, lang="ar") for name in names]
+    table_id = started(ctxs)
+    watcher = player(browser, server, "سامي", lang="ar")
+    page = open_table(watcher, console, table_id)
+    # A spectator reads each side by its players' names, joined with و (written onto an Arabic
+    # name, spaced before a Latin one), never "&".
+    sides = [t.translate(ISOLATES) for t in page.evaluate(SCORE_NAMES)]
+    assert sides == ["أمل وشيماء", "Bilel ودالي"], sides
+    both = "(ns) => Dineri.joinAnd(ns.map((n) => '\u2068' + n + '\u2069'))"
+    assert page.evaluate(both, ["سامي", "Alice"]).translate(ISOLATES) == "سامي و Alice"
+    assert "&" not in page.locator("#board").inner_text()
+    # 2v2 keeps the sides' words for a seated player.
+    seated = open_table(ctxs[0], console, table_id)
+    assert seated.evaluate(SCORE_NAMES) == ["فريقك", "الخصوم"]
+    # لـ joins a name: «شكبة للاعب آلي 2!», «شكبة للحاسوب!»; a Latin name keeps its own letters.
+    line = "(n) => Dineri.fmt(Dineri._('Chkobba for {name}!'), { name: '\\u2068' + n + '\\u2069' })"
+    assert page.evaluate(line, "لاعب آلي 2").translate(ISOLATES) == "شكبة للاعب آلي 2!"
+    assert page.evaluate(line, "الحاسوب").translate(ISOLATES) == "شكبة للحاسوب!"
+    assert page.evaluate(line, "Alice").translate(ISOLATES) == "شكبة لـAlice!"
+    # The scripts use the catalogue's six Arabic forms (0, 1, 2, 3-10, 11-99, 100+).
+    forms = page.evaluate("[0, 1, 2, 5, 11, 100, 103].map((n) => Dineri.fmt(Dineri.ngettext("
+                          "'{n} card', '{n} cards', n), { n: n }))")
+    assert forms == ["لا أوراق", "ورقة واحدة", "ورقتان", "5 أوراق", "11 ورقة", "100 ورقة", "103 أوراق"]
+    # The home page's waits agree with their number: «بعد 10 ثوانٍ», «بعد 30 ثانية».
+    page.goto("/")
+    waits = page.locator("#bot-after option").all_inner_texts()
+    assert waits[1:] == ["بعد 10 ثوانٍ", "بعد 30 ثانية", "بعد 60 ثانية", "بعد 120 ثانية"], waits
+    for ctx in [*ctxs, watcher]:
+        ctx.close()
+    assert console.errors == []
