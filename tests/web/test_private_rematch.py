@@ -82,8 +82,9 @@ def test_private_table_on_phones(browser: Any, server: str, console: Any) -> Non
 
     # Counts take the language's plural form (Arabic 3–10: أوراق); the pack's count is a badge
     # hanging off the card back's corner, not over the logo in its middle.
-    guest.wait_for_function("document.querySelector('.opponents .backs .count') !== null")
-    assert guest.locator(".opponents .backs .count").inner_text() == "3 أوراق"
+    # (The guest's page draws the host's moves a pace apart: wait for the deal to be drawn.)
+    guest.wait_for_function(
+        "(document.querySelector('.opponents .backs .count') || {}).textContent === '3 أوراق'")
     back = guest.locator(".pack-box img").bounding_box()
     badge = guest.locator(".pack-box .count").bounding_box()
     assert back is not None and badge is not None
