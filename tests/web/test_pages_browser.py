@@ -192,6 +192,8 @@ def test_focus_ring_differs_from_selection(browser: Any, server: str, console: A
     page.keyboard.press("Space")  # select the first card
     page.wait_for_function("document.querySelector('.card[data-zone=\"hand\"]').classList.contains('picked')")
     cards.nth(1).focus()  # focus the second, not selected
+    # The deal's cards have come from the pack (a kept card's motion runs to its end).
+    page.wait_for_function("document.getAnimations().length === 0")
     style = """(el) => { const s = getComputedStyle(el), a = getComputedStyle(el, '::after');
         return { outline: s.outlineStyle, outlineWidth: parseFloat(s.outlineWidth), shadow: s.boxShadow,
                  transform: s.transform, check: a.content }; }"""

@@ -185,7 +185,7 @@
         if (v === null || v === undefined || v === false) { return; }
         if (k === "text") { e.textContent = v; }
         else if (k === "class") { e.className = v; }
-        else if (k.slice(0, 2) === "on") { e.addEventListener(k.slice(2), v); }
+        else if (k.slice(0, 2) === "on") { listen(e, k.slice(2), v); }
         else { e.setAttribute(k, v === true ? "" : v); }
       });
     }
@@ -194,6 +194,83 @@
       e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
     });
     return e;
+  }
+
+  // A handler given to el() is kept on the node (node._on[type]) behind one listener, so fill()
+  // can hand a kept node the handler of the node drawn in its place.
+  function listen(node, type, fn) {
+    node._on = node._on || {};
+    if (!node._on[type]) {
+      node.addEventListener(type, function (ev) { var f = node._on[type]; return f ? f.call(node, ev) : undefined; });
+    }
+    node._on[type] = fn;
+  }
+
+  // ---- redrawing in place ------------------------------------------------------------------
+  // The table page draws its seats, hands and table cards anew for every view. Put in by
+  // replacing the old nodes, a redraw that lands while a card or button is being pressed (mouse
+  // down on the old node, up on the new one) loses the click: nothing is sent (the Seven Diamonds
+  // bid and first card, issue 13). fill() brings the old nodes to the new drawing instead: a
+  // node that is still there (same tag; a card by its code and zone, a seat by its number) is
+  // kept and only its attributes, text and handlers change, so a press on it goes through, the
+  // focus stays and its images are not loaded again.
+  function keyOf(node) {
+    if (node.nodeType !== 1) { return null; }
+    var parts = ["data-card", "data-zone", "data-seat", "data-side", "data-pile-side", "data-slot", "data-suit"]
+      .map(function (a) { return node.getAttribute(a) || ""; }).join("|");
+    if (parts !== "||||||") { return node.tagName + "|" + parts; }
+    // A wrapper of one keyed element (the <li> of a card) goes with what it wraps.
+    var inner = node.children.length === 1 ? keyOf(node.children[0]) : null;
+    return inner ? node.tagName + ">" + inner : null;
+  }
+  function same(a, b) {
+    return a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+  }
+  function morph(old, neu) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== neu.nodeValue) { old.nodeValue = neu.nodeValue; }
+      return;
+    }
+    var i, a;
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      a = old.attributes[i].name;
+      if (!neu.hasAttribute(a)) { old.removeAttribute(a); }
+    }
+    for (i = 0; i < neu.attributes.length; i++) {
+      a = neu.attributes[i];
+      if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); }
+    }
+    var handlers = neu._on || {};
+    Object.keys(old._on || {}).forEach(function (t) { if (!handlers[t]) { old._on[t] = null; } });
+    Object.keys(handlers).forEach(function (t) { listen(old, t, handlers[t]); });
+    fillNodes(old, Array.prototype.slice.call(neu.childNodes));
+  }
+  function fillNodes(parent, nodes) {
+    var olds = Array.prototype.slice.call(parent.childNodes), used = [];
+    nodes.forEach(function (n, i) {
+      var match = null;
+      var k = keyOf(n);
+      for (var j = 0; j < olds.length && !match; j++) {
+        var o = olds[j];
+        // A keyed node finds its like anywhere in the list; another, the one at its place.
+        if (used.indexOf(o) < 0 && same(o, n) && (k !== null || j === i)) { match = o; }
+      }
+      var at = parent.childNodes[i] || null;
+      if (match) {
+        used.push(match);
+        morph(match, n);
+        if (match !== at) { parent.insertBefore(match, at); }
+      } else {
+        parent.insertBefore(n, at);
+        used.push(n);
+      }
+    });
+    olds.forEach(function (o) { if (used.indexOf(o) < 0 && o.parentNode === parent) { parent.removeChild(o); } });
+  }
+  /** Make ``container``'s children the nodes ``nodes`` (an array, nulls skipped) as drawn anew,
+   * keeping the old nodes that are alike (see above). */
+  function fill(container, nodes) {
+    fillNodes(container, (nodes || []).filter(function (x) { return x !== null && x !== undefined; }));
   }
 
   /** JSON over fetch; resolves with the body, rejects with {status, code, message}. */
@@ -255,6 +332,6 @@
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
     _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, isComputerName: isComputerName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
-    el: el, api: api, RANKS: RANKS, SUITS: SUITS, games: games
+    el: el, fill: fill, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };
 })();

@@ -451,14 +451,12 @@
     var wasMyTurn = document.body.dataset.turn === String(S.seat);
     var me = seated();
 
-    // Seats: the others around the table, yours at the bottom.
-    var opp = $("opponents");
-    opp.textContent = "";
-    for (var s = 0; s < n(); s++) { if (!me || s !== S.seat) { opp.appendChild(seatBox(s)); } }
-    var mine = $("me");
-    mine.textContent = "";
-    if (me) { mine.appendChild(seatBox(S.seat)); }
-    else { mine.appendChild(el("p", { class: "hint", text: _("You are watching this table.") })); }
+    // Seats: the others around the table, yours at the bottom. Redrawn in place (Dineri.fill):
+    // a card or button being pressed while a view arrives stays the same node, so the press counts.
+    var others = [];
+    for (var s = 0; s < n(); s++) { if (!me || s !== S.seat) { others.push(seatBox(s)); } }
+    D.fill($("opponents"), others);
+    D.fill($("me"), [me ? seatBox(S.seat) : el("p", { class: "hint", text: _("You are watching this table.") })]);
 
     G.render(v, ctx);
 
@@ -476,7 +474,8 @@
     if (again) { again.focus(); }
     else if (myTurn && !wasMyTurn && (!active || active === document.body || focusZone)) {
       var first = document.querySelector('.card[data-zone="hand"]');
-      if (first) { first.focus(); }
+      // No scroll: the page must not move under a pointer about to press (issue 13, flaky press).
+      if (first) { first.focus({ preventScroll: true }); }
     }
   }
 

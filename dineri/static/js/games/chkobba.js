@@ -315,38 +315,35 @@
 
     // Score bar: game, round, scores, games won, target.
     var o = v.options;
-    $("scorebar").textContent = "";
-    $("scorebar").appendChild(el("div", { class: "score-line" }, [
+    var bar = [];
+    bar.push(el("div", { class: "score-line" }, [
       el("span", { text: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) + " · " +
         fmt(_("to {n} points"), { n: o.target }) + (o.best_of > 1 ? " · " + fmt(_("best of {n} games"), { n: o.best_of }) : "") })
     ]));
     // Your own side first, as in the round summary and the piles.
     (me ? [ctx.seat % 2, 1 - ctx.seat % 2] : [0, 1]).forEach(function (side) {
-      $("scorebar").appendChild(el("div", { class: "score side-" + side, "data-side": side }, [
+      bar.push(el("div", { class: "score side-" + side, "data-side": side }, [
         el("strong", { text: ctx.sideName(side) }),
         el("span", { class: "points", text: fmt(_("Score: {n}"), { n: v.scores[side] }) }),
         el("span", { text: fmt(_("Games won: {n}"), { n: v.games_won[side] }) })
       ]));
     });
+    // Everything is redrawn in place (Dineri.fill): a card pressed while a view arrives keeps its node.
+    D.fill($("scorebar"), bar);
     if ($("last-round-btn")) { $("last-round-btn").hidden = !(v.rounds && v.rounds.length); }
 
     // Pack, table, piles.
-    $("pack").textContent = "";
     // An empty pack is an empty place, not a card back with 0 on it.
-    $("pack").appendChild(el("div", { class: "pack-box" + (v.deck_left ? "" : " empty"), role: "img", "data-pack": "",
+    D.fill($("pack"), [el("div", { class: "pack-box" + (v.deck_left ? "" : " empty"), role: "img", "data-pack": "",
       "aria-label": v.deck_left ? fmt(_("Cards left in the pack: {n}"), { n: v.deck_left }) : _("The pack is empty.") },
-      v.deck_left ? [D.cardImg(null), el("span", { class: "count", "aria-hidden": "true", text: String(v.deck_left) })] : []));
-    if (v.drawn) {
-      $("pack").appendChild(el("div", { class: "drawn", role: "img", "aria-label": fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }) }, [D.cardImg(v.drawn)]));
-    }
-    var tc = $("table-cards");
-    tc.textContent = "";
+      v.deck_left ? [D.cardImg(null), el("span", { class: "count", "aria-hidden": "true", text: String(v.deck_left) })] : []),
+      v.drawn ? el("div", { class: "drawn", role: "img", "aria-label": fmt(_("Drawn card: {card}"), { card: D.cardName(v.drawn) }) }, [D.cardImg(v.drawn)]) : null]);
     var laid = ctx.replay ? v.last_laid : M.lastLaid;
-    v.table.forEach(function (c) {
-      tc.appendChild(cardButton(c, "table", M.picked.indexOf(c) >= 0, c === laid ? _("just laid") : ""));
-    });
-    $("pile-us").textContent = ""; $("pile-us").appendChild(pileBox(mySide(ctx), v, ctx));
-    $("pile-them").textContent = ""; $("pile-them").appendChild(pileBox(1 - mySide(ctx), v, ctx));
+    D.fill($("table-cards"), v.table.map(function (c) {
+      return cardButton(c, "table", M.picked.indexOf(c) >= 0, c === laid ? _("just laid") : "");
+    }));
+    D.fill($("pile-us"), [pileBox(mySide(ctx), v, ctx)]);
+    D.fill($("pile-them"), [pileBox(1 - mySide(ctx), v, ctx)]);
 
     var ds = ctx.dataset;
     ds.table = v.table.join(","); ds.hand = hand.join(",");

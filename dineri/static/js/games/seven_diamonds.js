@@ -229,8 +229,7 @@
 
   /** The four suit rows (S9): each from 7 to ace, the cards laid so far, empty places after. */
   function drawRows(v) {
-    var rows = $("sd-rows");
-    rows.textContent = "";
+    var rows = [];
     SUITS.forEach(function (s) {
       var pile = (v.table || {})[s] || [];
       var label = pile.length
@@ -243,11 +242,12 @@
         }
         return el("li", { class: "slot empty", "aria-hidden": "true" }, [el("span", { text: r === "T" ? "10" : r })]);
       });
-      rows.appendChild(el("div", { class: "sd-row suit-" + s, "data-suit": s, "data-height": String(pile.length) }, [
+      rows.push(el("div", { class: "sd-row suit-" + s, "data-suit": s, "data-height": String(pile.length) }, [
         el("span", { class: "sd-suit", "aria-hidden": "true", text: { D: "♦", H: "♥", S: "♠", C: "♣" }[s] }),
         el("ul", { class: "sd-slots", "aria-label": label }, cells)
       ]));
     });
+    D.fill($("sd-rows"), rows);  // in place: see Dineri.fill
   }
 
   function biddingText(v, ctx) {
@@ -261,17 +261,17 @@
     var me = ctx.me;
     var o = v.options || { target: 500 };
     // Score bar: round, target, each side's score (your side first).
-    var bar = $("scorebar");
-    bar.textContent = "";
-    bar.appendChild(el("div", { class: "score-line" }, [
+    var bar = [];
+    bar.push(el("div", { class: "score-line" }, [
       el("span", { text: fmt(_("Round {round}"), { round: v.round }) + " · " + fmt(_("to {n} points"), { n: o.target }) })
     ]));
     (me ? [ctx.sideOf(ctx.seat), 1 - ctx.sideOf(ctx.seat)] : [0, 1]).forEach(function (side) {
-      bar.appendChild(el("div", { class: "score side-" + side, "data-side": side }, [
+      bar.push(el("div", { class: "score side-" + side, "data-side": side }, [
         el("strong", { text: ctx.sideName(side) }),
         el("span", { class: "points", text: fmt(_("Score: {n}"), { n: v.scores[side] }) })
       ]));
     });
+    D.fill($("scorebar"), bar);
     $("sd-bidding").textContent = biddingText(v, ctx);
     drawRows(v);
     if (!ctx.replay) { drawControls(v, ctx); }
