@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -522,6 +523,56 @@ class Append:
         return out
 
 
+@dataclass(frozen=True)
+class _Driver:
+    """A statement compiled once for one dialect and run with ``exec_driver_sql`` (issue 8: the
+    executemany of a group skips SQLAlchemy's per-execution compile-cache lookup and per-row
+    parameter processing; the bind processors are applied here, once per value, so SQLite's
+    datetimes are the same text as through SQLAlchemy). ``names``: the parameters in the
+    statement's order (positional paramstyles), else ``None`` (named: dicts)."""
+
+    sql: str
+    names: tuple[str, ...] | None
+    procs: dict[str, Callable[[Any], Any]]
+
+    def run(self, conn: Any, rows: list[dict[str, Any]]) -> Any:
+        """Execute for ``rows`` (dicts built for this call: processed in place; the processed
+        columns' values are hashable: datetimes, booleans, ``None``)."""
+        for k, proc in self.procs.items():
+            done: dict[Any, Any] = {}  # a group's rows share most values (its time, auto)
+            for r in rows:
+                v = r[k]
+                out = done.get(v, _MISSING)
+                if out is _MISSING:
+                    out = done[v] = proc(v)
+                r[k] = out
+        names = self.names
+        params: Any = (rows if names is None else list(map(itemgetter(*names), rows)) if len(names) > 1
+                       else [(r[names[0]],) for r in rows])
+        return conn.exec_driver_sql(self.sql, params)
+
+
+_DRIVER: dict[tuple[str, str, tuple[str, ...]], _Driver] = {}
+_MISSING = object()
+
+
+def _driver(conn: Any, name: str, stmt: Any, keys: tuple[str, ...]) -> _Driver:
+    """``stmt`` (named ``name``) compiled for ``conn``'s dialect with parameters ``keys``."""
+    dialect = conn.dialect
+    key = (dialect.name, name, keys)
+    d = _DRIVER.get(key)
+    if d is None:
+        c = stmt.compile(dialect=dialect, column_keys=list(keys), for_executemany=True)  # no RETURNING
+        procs = {n: p for n, b in c.binds.items()
+                 if (p := b.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
+        d = _DRIVER[key] = _Driver(c.string, tuple(c.positiontup) if c.positional else None, procs)
+    return d
+
+
+_EVENT_KEYS = ("table_id", "seq", "event", "created_at")
+_ACTION_KEYS = ("match_id", "idx", "seat", "client_id", "action", "auto", "ack_seq", "created_at")
+
+
 def _append_chunk(s: Session, writes: Sequence[Append]) -> list[list[int]]:
     conn = s.connection()
     claims: dict[bool, list[dict[str, Any]]] = {}
@@ -538,13 +589,15 @@ def _append_chunk(s: Session, writes: Sequence[Append]) -> list[list[int]]:
         actions.extend(_action_rows(w.match_id, w.known, w.steps, now))
         out.append(list(range(first, first + len(w.events))))
     for due, params in claims.items():
-        result: Any = conn.execute(_claim_statement(due), params)
+        keys = tuple(params[0])
+        claim = _driver(conn, f"claim{int(due)}", _claim_statement(due), keys)
+        result = claim.run(conn, params)
         if result.rowcount != len(params):  # one of them (at least) was beaten: nothing of it stays
             raise writes[0].conflict
     if events:
-        conn.execute(_INSERT_EVENTS, events)
+        _driver(conn, "events", _INSERT_EVENTS, _EVENT_KEYS).run(conn, events)
     if actions:
-        conn.execute(_INSERT_ACTIONS, actions)
+        _driver(conn, "actions", _INSERT_ACTIONS, _ACTION_KEYS).run(conn, actions)
     return out
 
 
