@@ -497,6 +497,15 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await _refuse(ws, CLOSE_UNAVAILABLE)
         return
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
+        # Seated through another process whose bundle this one missed (it subscribed after the
+        # bundle went out: a table created here, its seats taken there)? One small read decides.
+        try:
+            await sess.synced()
+        except Exception:
+            log.warning("socket refused: the table could not be read", extra={"table": table_id})
+            await _refuse(ws, CLOSE_UNAVAILABLE)
+            return
+    if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
         # A stranger gets exactly what a missing table gets (issue 7 item 9).
         await _refuse(ws, 4404)
         return

@@ -369,3 +369,32 @@ def test_two_processes_on_one_sqlite_file_never_answer_internal(tmp_path: Path) 
         one.stop()
         two.stop()
         api.http.close()
+
+
+def test_a_player_seated_through_another_process_opens_a_private_table_socket(tmp_path: Path) -> None:
+    """A private table created on one process (which keeps its session) whose seat was taken
+    through another: the first process never heard of the seat (here no Redis; with Redis, a
+    bundle sent before it subscribed), and refused the seated player's socket as a stranger's
+    (4404, seen in benchmarks/load_site.py under load). The refusal now reads the table first."""
+    url = f"sqlite:///{tmp_path / 'seat.db'}"
+    one = Server(url, DINERI_SECRET_KEY="shared").start()
+    two = Server(url, DINERI_SECRET_KEY="shared").start()
+    api, api_two = Api(one), Api(two)
+    try:
+        host, guest, stranger = api.player("Host"), api.player("Guest"), api.player("Stranger")
+        table = api.table(host, public=False)
+        assert api.call("GET", f"/api/tables/{table['id']}", host).status_code == 200  # loaded on one
+        r = api_two.sit(guest, table, seat=1, code=table["code"])
+        assert r.status_code == 200, r.text
+
+        async def run() -> None:
+            c = await Client(one, table["id"], guest["token"]).connect()
+            assert c.frames[0]["type"] == "welcome" and c.frames[0]["seat"] == 1, c.frames[:1]
+            await c.close()
+            assert await refusal(f"{one.ws_base}/ws/tables/{table['id']}?token={stranger['token']}") == 4404
+        asyncio.run(run())
+    finally:
+        one.stop()
+        two.stop()
+        api.http.close()
+        api_two.http.close()
