@@ -41,6 +41,7 @@ class Presence:
     connections: dict[int, int]
     _clock_tasks: dict[int, asyncio.Task[None]]  # seat -> its turn clock's task
     _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
+    _clock_step: int  # the match's action count when the clocks were armed
     _grace: dict[int, asyncio.Task[None]]
     _grace_at: dict[int, float]
     _clock_streak: dict[int, int]
@@ -255,12 +256,16 @@ class Presence:
             if seat in self.away and self.match is not None and not self.match.over:
                 self._start_grace(seat)  # the forfeit was not stored (database away): again later
 
-    def _arm_clock(self) -> None:
+    def _arm_clock(self, *, fresh: bool = False) -> None:
         """(Re)start the turn clock of every seat the game waits on (``waiting_for``: one seat
-        mostly; golf4's peek: every seat that has not answered, G6). After a change each seat gets
-        a fresh clock, except that while the game waits on several seats at once, a seat it was
-        already waiting on keeps its running clock (another seat's answer does not reset it)."""
-        old = self._clocks
+        mostly; golf4's peek: every seat that has not answered, G6). Only an action gives a seat a
+        fresh clock: a seat still awaited after no new action (a chat line, an away or back
+        event, a re-read of the table) keeps its running clock, as does a seat the game already
+        waited on while it waits on several at once (another seat's answer does not reset it).
+        The adversarial pass stalled a clocked match for ever by chatting or reconnecting (issue
+        7, item 2). ``fresh``: every awaited seat gets a full clock (the clock's own action could
+        not be stored: it tries again a clock later)."""
+        old, old_step = self._clocks, self._clock_step
         for task in self._clock_tasks.values():
             task.cancel()
         self._clock_tasks, self._clocks = {}, {}
@@ -268,11 +273,13 @@ class Presence:
         if not self.clock or match is None or match.over:
             return
         waiting = match.waiting_for()
+        step = self._clock_step = match.actions_count()
         delay = self.clock * self.settings.clock_scale
         loop = asyncio.get_running_loop()
         now = time.time()
         for seat in waiting:
-            expires = old[seat] if len(waiting) > 1 and seat in old else now + delay
+            keep = not fresh and seat in old and (len(waiting) > 1 or step == old_step)
+            expires = old[seat] if keep else now + delay
             self._clocks[seat] = expires
             self._clock_tasks[seat] = loop.create_task(
                 self._clock_expiry(self.version, seat, max(0.0, expires - now)))

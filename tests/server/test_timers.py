@@ -205,3 +205,36 @@ def test_a_seat_away_by_the_clock_comes_back_by_acting(tmp_path_factory: pytest.
             for c in (dealer, cutter):
                 await c.close()
         asyncio.run(run())
+
+
+def test_chat_rest_reads_and_reconnects_do_not_restart_the_turn_clock(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 7, item 2 (adversarial re-check): a chat line, a REST read of the table and a
+    reconnect each restarted the running turn clock, so a seated player could stall a clocked
+    match for ever. Only an action gives a fresh clock: the awaited seat's ``expires_at`` stays
+    put through all three, and the clock plays on time."""
+    # A 15 s clock runs 1.5 s; nobody is away long enough for a grace to end.
+    with running(tmp_path_factory.mktemp("clockchat") / "c.db", DINERI_CLOCK_SCALE="0.1",
+                 DINERI_GRACE_SECONDS="30") as (srv, api):
+        async def run() -> None:
+            table, players = api.full_table(["Amira", "Youssef"], first_dealer=0, clock=15)
+            a = await Client(srv, table["id"], players[0]["token"]).connect()
+            b = await Client(srv, table["id"], players[1]["token"]).connect()
+            first = api.call("GET", f"/api/tables/{table['id']}", players[0]).json()["running_clock"]
+            assert first is not None and first["seat"] == 1  # seat 1 cuts first (R8)
+            started = time.monotonic()
+            while not _events(a, "cut") and time.monotonic() - started < 6:
+                for c in (a, b):
+                    await c.send({"type": "chat", "text": "still thinking"})
+                await b.close()  # the awaited seat drops and comes back (away, then back)
+                b = await Client(srv, table["id"], players[1]["token"]).connect()
+                now = api.call("GET", f"/api/tables/{table['id']}", players[0]).json()
+                if not _events(a, "cut"):
+                    assert now["running_clock"]["expires_at"] == first["expires_at"], now
+                await asyncio.sleep(0.1)
+            cut = _events(a, "cut")
+            assert cut and cut[0]["auto"] is True and cut[0]["seat"] == 1
+            assert _events(a, "chat")
+            for c in (a, b):
+                await c.close()
+        asyncio.run(run())
