@@ -40,3 +40,27 @@ def test_invitation_page_and_copy(browser: Any, server: str, console: Any) -> No
     host.close()
     guest.close()
     assert [e for e in console.errors if "404" not in e] == []
+
+
+def test_invitation_to_another_game_names_it_and_its_settings(browser: Any, server: str,
+                                                               console: Any) -> None:
+    """A golf4 or Seven Diamonds invitation says its own game and settings (it said "a Chkobba
+    table" and "best of undefined games")."""
+    host = browser.new_context(base_url=server, locale="en")
+    assert host.request.post("/api/players", data={"name": "Nour"}).ok
+    guest = browser.new_context(base_url=server, locale="en")
+    page = console.watch(guest.new_page())
+    for game, options, heading, words in (
+            ("golf4", {"seats": 3}, "You are invited to a Four-card Golf table",
+             "3 players · 9 rounds · no turn clock · private"),
+            ("seven_diamonds", {}, "You are invited to a Seven Diamonds table",
+             "2 against 2 · game to 500 points · no turn clock · private")):
+        table = host.request.post("/api/tables", data={"game": game, "options": options, "public": False,
+                                                       "clock": 0}).json()
+        page.goto(f"/join/{table['id']}.{table['code']}")
+        page.locator("#invite-options").wait_for(state="visible")
+        assert page.locator("h1").inner_text() == heading
+        assert page.locator("#invite-options").inner_text() == words
+    host.close()
+    guest.close()
+    assert console.errors == []

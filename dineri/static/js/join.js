@@ -22,13 +22,23 @@
       $("invite-from").textContent = fmt(_("{name} invites you to their table."), { name: t.host });
       $("invite-from").hidden = false;
     }
-    $("invite-options").textContent = [
-      o.seats === 4 ? _("2 against 2") : _("1 against 1"),
-      fmt(_("game to {n} points"), { n: o.target }),
-      o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of }),
+    // The game's own heading and settings (the page's heading says Chkobba until the table is known).
+    var game = t.game || "chkobba", parts2;
+    if (game === "golf4") {
+      $("invite-h").textContent = _("You are invited to a Four-card Golf table");
+      parts2 = [fmt(D.ngettext("{n} player", "{n} players", o.seats), { n: o.seats }),
+        fmt(D.ngettext("{n} round", "{n} rounds", o.rounds), { n: o.rounds })];
+    } else if (game === "seven_diamonds") {
+      $("invite-h").textContent = _("You are invited to a Seven Diamonds table");
+      parts2 = [_("2 against 2"), fmt(_("game to {n} points"), { n: o.target })];
+    } else {
+      parts2 = [o.seats === 4 ? _("2 against 2") : _("1 against 1"), fmt(_("game to {n} points"), { n: o.target }),
+        o.best_of === 1 ? _("one game") : fmt(_("best of {n} games"), { n: o.best_of })];
+    }
+    $("invite-options").textContent = parts2.concat([
       t.clock ? fmt(_("{n} s per turn"), { n: t.clock }) : _("no turn clock"),
       t.public ? _("public") : _("private")
-    ].join(" · ");
+    ]).join(" · ");
     $("invite-options").hidden = false;
     if (t.status !== "open") {
       $("join-status").textContent = D.explain("not_open");
