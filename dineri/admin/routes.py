@@ -4,9 +4,12 @@ Pages (browser; a signed cookie after ``/admin/login``, else a redirect to the l
 ``GET /admin`` (the match list, filters ``player``, ``from``, ``to``, ``status``, ``page``),
 ``GET /admin/matches/{id}`` (players, options, rounds, result, the full action log),
 ``GET /admin/matches/{id}/record`` (download the complete ``dineri-match/1`` record),
+``GET /admin/matches/{id}/raw`` (download every stored text of the match as stored, unparsed:
+what a quarantined match's analysis starts from, issue 7 item 1),
 ``GET /admin/matches/{id}/replay?step=i`` (the replay viewer: every hand, table, piles, scores).
 JSON (``Authorization: Bearer <DINERI_ADMIN_TOKEN>``, or the cookie; else ``401``):
 ``GET /admin/api/matches``, ``GET /admin/api/matches/{id}``, ``GET /admin/api/matches/{id}/record``,
+``GET /admin/api/matches/{id}/raw``,
 ``GET /admin/api/matches/{id}/replay/{step}``; ``POST /admin/api/players/{id}/revoke`` (revoke
 every token of a player). Failed logins (form or bearer) are limited per client address
 (:class:`dineri.admin.auth.LoginLimit`: ``429`` with ``Retry-After``).
@@ -28,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from dineri.admin import i18n
 from dineri.admin.auth import COOKIE, COOKIE_MAX_AGE, AdminAuth, LoginLimit
-from dineri.admin.queries import STATUSES, MatchFilter, get_match, list_matches
+from dineri.admin.queries import STATUSES, MatchFilter, get_match, list_matches, raw_match
 from dineri.admin.replay import ReplayError, action_log, final_state, game_match_view, game_of, step
 from dineri.store import repo
 
@@ -56,6 +59,12 @@ def _record_response(match_id: int, record: Json) -> Response:
     return Response(body, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="dineri-match-{match_id}.json"',
         "Cache-Control": "no-store"})
+
+
+def _unreadable(match_id: int) -> HTTPException:
+    return HTTPException(409, {"code": "unreadable", "message": (
+        f"match {match_id}'s stored record does not parse (see its problems); "
+        f"its stored text: /admin/api/matches/{match_id}/raw")})
 
 
 def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
@@ -101,14 +110,34 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
             raise HTTPException(401, {"code": "unauthorized", "message": "admin token needed"},
                                 headers={"WWW-Authenticate": "Bearer"})
 
-    def load(match_id: int) -> tuple[Json, Json]:
+    def found(match_id: int) -> tuple[Json, Json | None]:
+        """The match's item and its record (``None``: the stored text does not parse)."""
         if not 1 <= match_id < 2**63:  # beyond a SQL integer: no such match (never an overflow)
             raise HTTPException(404, {"code": "not_found", "message": f"no match {match_id}"})
         with sessions() as s:
-            found = get_match(s, match_id)
-        if found is None:
+            got = get_match(s, match_id)
+        if got is None:
             raise HTTPException(404, {"code": "not_found", "message": f"no match {match_id}"})
-        return found
+        return got
+
+    def load(match_id: int) -> tuple[Json, Json]:
+        """The match's item and record; ``409 unreadable`` when its stored text does not parse."""
+        item, record = found(match_id)
+        if record is None:
+            raise _unreadable(match_id)
+        return item, record
+
+    def raw(match_id: int) -> Response:
+        if not 1 <= match_id < 2**63:
+            raise HTTPException(404, {"code": "not_found", "message": f"no match {match_id}"})
+        with sessions() as s:
+            doc = raw_match(s, match_id)
+        if doc is None:
+            raise HTTPException(404, {"code": "not_found", "message": f"no match {match_id}"})
+        body = json.dumps(doc, ensure_ascii=False, indent=1)
+        return Response(body, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="dineri-match-{match_id}-stored.json"',
+            "Cache-Control": "no-store"})
 
     def filters(request: Request) -> MatchFilter:
         q = request.query_params
@@ -163,7 +192,10 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
     def match_detail(request: Request, match_id: int) -> Response:
         if (redirect := page_guard(request)) is not None:
             return redirect
-        item, record = load(match_id)
+        item, maybe = found(match_id)
+        if maybe is None:  # quarantined: what is known, and the stored text to download
+            return _render(request, "match_unreadable.html", match=item)
+        record = maybe
         game = game_of(record)
         try:
             if game == "chkobba":
@@ -180,6 +212,12 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
         if (redirect := page_guard(request)) is not None:
             return redirect
         return _record_response(match_id, load(match_id)[1])
+
+    @router.get("/matches/{match_id}/raw")
+    def match_raw(request: Request, match_id: int) -> Response:
+        if (redirect := page_guard(request)) is not None:
+            return redirect
+        return raw(match_id)
 
     @router.get("/matches/{match_id}/replay")
     def replay_viewer(request: Request, match_id: int) -> Response:
@@ -211,14 +249,20 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
     @router.get("/api/matches/{match_id}")
     def api_detail(request: Request, match_id: int) -> Json:
         api_guard(request)
-        item, record = load(match_id)
+        item, maybe = found(match_id)
+        if maybe is None:  # the record does not parse: what is known, and where its text is
+            return {**item, "first_dealer": None, "rounds": [], "final": None, "log": [],
+                    "raw": f"/admin/api/matches/{match_id}/raw"}
+        record = maybe
         try:
             if game_of(record) == "chkobba":
                 log, state = action_log(record), final_state(record)
             else:
                 log, state = game_match_view(record)
-        except ReplayError as e:
-            raise HTTPException(500, {"code": "bad_record", "message": str(e)}) from None
+        except ReplayError as e:  # parses, but is not a record: shown as what is wrong, not a 500
+            problems = [*item["problems"], {"where": "record", "at": None, "message": str(e)}]
+            return {**item, "problems": problems, "first_dealer": None, "rounds": [], "final": None,
+                    "log": [], "raw": f"/admin/api/matches/{match_id}/raw"}
         return {**item, "options": record.get("options"), "first_dealer": record.get("first_dealer"),
                 "rounds": state["rounds"], "final": state, "log": log}
 
@@ -226,6 +270,11 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
     def api_record(request: Request, match_id: int) -> Response:
         api_guard(request)
         return _record_response(match_id, load(match_id)[1])
+
+    @router.get("/api/matches/{match_id}/raw")
+    def api_raw(request: Request, match_id: int) -> Response:
+        api_guard(request)
+        return raw(match_id)
 
     @router.post("/api/players/{player_id}/revoke")
     def api_revoke(request: Request, player_id: str) -> Json:

@@ -191,7 +191,7 @@ class TableSession(Presence):
     async def _quarantine(self) -> None:
         """The stored match does not replay: the table is ``quarantined`` (stored when possible,
         logged as an error); every other table serves on (issue 7 item 1)."""
-        log.error("table quarantined: its stored match does not replay",
+        log.error("table quarantined: its stored match or events do not read",
                   extra={"table": self.id, "match": self.match_id, "error": self.unreadable})
         self.status = "quarantined"
         self._stop_timers()
@@ -966,9 +966,17 @@ class TableSession(Presence):
                     "table": self.id, "owner": owner, "op": op, "seat": seat, "error": repr(e)})
         self._telling = asyncio.get_running_loop().create_task(tell())
 
-    async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]]:
-        """Stored events numbered above ``after``."""
-        return await self._read_db(lambda s: repo.events_after(s, self.id, after))
+    async def events_after(self, after: int) -> list[tuple[int, dict[str, Any]]] | None:
+        """Stored events numbered above ``after``; ``None`` when one of them is unreadable (a
+        corrupt row): the table is then quarantined, logged once (issue 7 item 1; the events
+        hold service events, chat and presence that the action log cannot rebuild)."""
+        try:
+            return await self._read_db(lambda s: repo.events_after(s, self.id, after))
+        except repo.UnreadableEvent as e:
+            if self.status != "quarantined":
+                self.unreadable = str(e)
+                await self._quarantine()
+            return None
 
     async def close(self) -> None:
         """Stop the timers and the subscription (server shutdown)."""

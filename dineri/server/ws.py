@@ -333,8 +333,10 @@ class TableClient:
         try:
             missed = await self.sess.events_after(self.rx.sent_seq)
         except Exception:
+            missed = None
             log.exception("filling an event gap failed", extra={"table": self.sess.id})
-            self.conn.drop()  # the client resyncs with hello
+        if missed is None:  # failed, or unreadable (quarantined): the client resyncs with hello
+            self.conn.drop()
             return
         if not self.live:  # a hello began meanwhile: its catch-up covers the gap and releases
             self._filling = False
@@ -389,6 +391,8 @@ class TableClient:
             last = sess.last_seq
             resume = after is not None and after <= last and last - after <= window
             stored = await sess.events_after(after) if resume and after is not None else []
+            if stored is None:  # an unreadable stored event: the table is quarantined now,
+                resume, stored = False, []  # and the view alone is enough (issue 7 item 1)
             seat = self._welcome(sess.last_seq, resume, stored)
         await self._present(seat)
 

@@ -291,11 +291,30 @@ def _seats_changed(s: Session, table_id: str) -> None:
               .execution_options(synchronize_session=False))
 
 
+class UnreadableEvent(ValueError):
+    """A stored event row whose text is not a JSON object (a corrupt ``events`` row): ``seq``
+    is its number, the message says why (issue 7 item 1: its table is quarantined)."""
+
+    def __init__(self, table_id: str, seq: int, why: str) -> None:
+        super().__init__(f"event {seq} of table {table_id} is not readable: {why}")
+        self.seq = seq
+
+
 def events_after(s: Session, table_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
-    """Stored events numbered above ``after``, in order, as ``(seq, event)``."""
+    """Stored events numbered above ``after``, in order, as ``(seq, event)``. Raises
+    :class:`UnreadableEvent` for a row that is not a JSON object."""
     q = (select(EventLog.seq, EventLog.event).where(EventLog.table_id == table_id, EventLog.seq > after)
          .order_by(EventLog.seq))
-    return [(seq, json.loads(text)) for seq, text in s.execute(q)]
+    out = []
+    for seq, text in s.execute(q):
+        try:
+            event = json.loads(text)
+        except ValueError as e:
+            raise UnreadableEvent(table_id, seq, str(e)) from None
+        if not isinstance(event, dict):
+            raise UnreadableEvent(table_id, seq, "not a JSON object")
+        out.append((seq, event))
+    return out
 
 
 def last_event_of_type(s: Session, table_id: str, kind: str) -> dict[str, Any] | None:
