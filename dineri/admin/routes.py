@@ -20,7 +20,9 @@ Database calls are synchronous, so the endpoints are plain functions (run in the
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlencode
@@ -33,8 +35,10 @@ from dineri.admin import i18n
 from dineri.admin.auth import COOKIE, COOKIE_MAX_AGE, AdminAuth, LoginLimit
 from dineri.admin.queries import STATUSES, MatchFilter, get_match, list_matches, raw_match
 from dineri.admin.replay import ReplayError, action_log, final_state, game_match_view, game_of, step
+from dineri.server import revocation
 from dineri.store import repo
 
+log = logging.getLogger("dineri.admin")
 Json = dict[str, Any]
 SessionFactory = Callable[[], Session]
 
@@ -277,14 +281,24 @@ def admin_router(settings: Any, sessions: SessionFactory) -> APIRouter:
         return raw(match_id)
 
     @router.post("/api/players/{player_id}/revoke")
-    def api_revoke(request: Request, player_id: str) -> Json:
+    async def api_revoke(request: Request, player_id: str) -> Json:
         """Revoke every token of ``player_id`` (bumps its token version; ``404`` without such a
-        player). The CLI does the same: ``dineri revoke-tokens PLAYER_ID``."""
+        player) and close the player's open sockets on every process (4401, through the
+        fan-out: dineri/server/revocation.py). The CLI does the same: ``dineri revoke-tokens``."""
         api_guard(request)
-        with sessions() as s, s.begin():
-            version = repo.revoke_tokens(s, player_id[:64])
+
+        def revoke() -> int | None:
+            with sessions() as s, s.begin():
+                return repo.revoke_tokens(s, player_id[:64])
+        version = await asyncio.to_thread(revoke)
         if version is None:
             raise HTTPException(404, {"code": "not_found", "message": "no such player"})
+        services = getattr(request.app.state, "services", None)
+        if services is not None:
+            try:
+                await revocation.announce(services.tables.fanout, player_id[:64], version)
+            except Exception as e:  # stored all the same: new requests and sockets are refused
+                log.warning("revocation not announced to open sockets", extra={"error": repr(e)})
         return {"player": player_id, "token_version": version}
 
     @router.get("/api/matches/{match_id}/replay/{step_no}")

@@ -22,7 +22,7 @@ from dineri.accounts.install import install as install_accounts
 from dineri.admin.routes import admin_router
 from dineri.bot.inprocess import BotLauncher
 from dineri.fanout import make_fanout
-from dineri.server import errors, gcpause, routes_players, routes_tables, ws
+from dineri.server import errors, gcpause, revocation, routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
@@ -66,6 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.error("database unavailable at start-up", extra={"database": where, "error": repr(e)})
             raise
         await fanout.start()
+        # Revoked tokens close their open sockets on every process (dineri/server/revocation.py).
+        stop_revocations = revocation.subscribe(fanout, services.socket_tokens)
         await services.tables.start()  # loading a table also restarts its computer players
         if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
             gcpause.tune()
@@ -80,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.warning("gc pauses", extra={**pauses.summary(), "tuned": settings.gc_tuning})
         await bots.stop()
         await services.tables.stop()
+        stop_revocations()
         await fanout.stop()
         if shared is not None:
             await shared.close()

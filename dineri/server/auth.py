@@ -101,6 +101,13 @@ class Tokens:
             return None
         return TokenClaims(value, 0, 0.0)  # signed "at the epoch": renewed on first use
 
+    def expires_at(self, claims: TokenClaims) -> float | None:
+        """When a token of ``claims`` stops being accepted (Unix seconds; ``None``: never): its
+        signing time plus the lifetime; a first-format token at ``legacy_until``."""
+        if claims.issued_at == 0.0 and claims.version == 0 and self._legacy is not None:
+            return self._legacy_until
+        return claims.issued_at + self.lifetime
+
     def due_for_renewal(self, claims: TokenClaims, now: float | None = None) -> bool:
         """True once ``claims`` is older than half the lifetime: answer with a fresh token."""
         return (time.time() if now is None else now) - claims.issued_at > self.lifetime / 2

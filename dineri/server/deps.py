@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, Response
@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dineri.server.auth import COOKIE, TokenClaims, Tokens
 from dineri.server.ratelimit import Window
+from dineri.server.revocation import SocketTokens
 from dineri.server.service import TableService
 from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
@@ -30,6 +31,7 @@ class Services:
     bot_launcher: Callable[..., Awaitable[None]] | None = None  # (session, seat, level=None, like=None)
     guests: Window | None = None  # new players per client address (settings.guests_per_minute)
     shared: SharedCounters | None = None  # site-wide counters in Redis (issue 9 item 3), if any
+    socket_tokens: SocketTokens = field(default_factory=SocketTokens)  # open sockets' tokens (revocation)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from dineri.server.auth import COOKIE
+from dineri.server.auth import COOKIE, TokenClaims
 from dineri.server.deps import Services, authenticate, token_from
 from dineri.server.edge import SocketCaps
 from dineri.server.frames import Receiver, dumps, frames_for
@@ -234,13 +234,13 @@ def _caps(ws: WebSocket, settings: Any) -> SocketCaps:
     return caps
 
 
-async def _player_id(ws: WebSocket, services: Services) -> str | None:
-    """The player of the socket's token (expired and revoked tokens count as none), read on a
-    worker thread: a slow or locked database never stops the event loop (issue 7 item 3).
-    Raises what the read raises."""
+async def _player_of(ws: WebSocket, services: Services) -> tuple[str, TokenClaims] | None:
+    """The player of the socket's token and its claims (expired and revoked tokens count as
+    none), read on a worker thread: a slow or locked database never stops the event loop
+    (issue 7 item 3). Raises what the read raises."""
     token = token_from(ws.headers.get("authorization"), ws.cookies.get(COOKIE), ws.query_params.get("token"))
     found = await authenticate(services, token)
-    return found[0].id if found is not None else None
+    return (found[0].id, found[1]) if found is not None else None
 
 
 class TableClient:
@@ -495,11 +495,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     await sess.fresh()
     try:
-        player_id = await _player_id(ws, services)
+        found = await _player_of(ws, services)
     except Exception:  # the database failed: a clean close the client retries (never an HTTP 500)
         log.warning("socket refused: the player could not be read", extra={"table": table_id})
         await _refuse(ws, CLOSE_UNAVAILABLE)
         return
+    player_id, claims = found if found is not None else (None, None)
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
         # Seated through another process whose bundle this one missed (it subscribed after the
         # bundle went out: a table created here, its seats taken there)? One small read decides.
@@ -520,12 +521,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await _refuse(ws, CLOSE_LATER)
         return
     try:
-        await _table_socket(ws, sess, player_id, services)
+        await _table_socket(ws, sess, player_id, claims, services)
     finally:
         caps.release(ticket)
 
 
-async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None, services: Services) -> None:
+async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None,
+                        claims: TokenClaims | None, services: Services) -> None:
     settings = services.settings
     table_id = sess.id
     await ws.accept()
@@ -542,6 +544,9 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
     limit = registry.add(key, conn) if key is not None else RateLimit(settings.messages_per_second)
     watchers = getattr(ws.app.state, "watchers", None)  # spectator counts (issue 14: accounts/watch.py)
     watching = watchers.add(table_id, player_id) if watchers is not None else 0
+    # Closed with 4401 when its token is revoked (on any process) or expires (revocation.py).
+    held = (services.socket_tokens.add(player_id, claims.version, services.tokens.expires_at(claims), conn)
+            if player_id is not None and claims is not None else None)
     try:
         while not conn.dropped:
             if client.live or settings.hello_timeout <= 0:
@@ -552,8 +557,8 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
                 except TimeoutError:
                     await ws.close(CLOSE_NO_HELLO)
                     break
-            if message["type"] == "websocket.disconnect":
-                break
+            if message["type"] == "websocket.disconnect" or conn.dropped:
+                break  # dropped: closed meanwhile (revoked, replaced): nothing more is read
             text = message.get("text")
             if text is None:
                 raw = message.get("bytes") or b""
@@ -580,6 +585,8 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
         pass
     finally:
         unsubscribe()
+        if held is not None:
+            services.socket_tokens.remove(held)
         if key is not None:
             registry.remove(key, conn)
         if watchers is not None:
