@@ -90,15 +90,18 @@ class Relay:
 
     async def ask(self, owner: str, table_id: str, op: str, args: dict[str, Any]) -> Any:
         """Have ``owner`` run ``op`` on ``table_id`` and return its value. Raises
-        :class:`RelayTimeout` (no answer within ``timeout``), :class:`NotOwner`,
-        :class:`RelayRefused`."""
+        :class:`RelayTimeout` (no answer within ``timeout``, or Redis refused the request),
+        :class:`NotOwner`, :class:`RelayRefused`."""
         rid = uuid.uuid4().hex
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
         try:
-            await self.fanout.publish(f"relay:{owner}", {
-                "t": "ask", "id": rid, "from": self.node, "table": table_id, "op": op, "args": args,
-                "until": time.time() + self.timeout})
+            try:
+                await self.fanout.publish(f"relay:{owner}", {
+                    "t": "ask", "id": rid, "from": self.node, "table": table_id, "op": op, "args": args,
+                    "until": time.time() + self.timeout})
+            except Exception as e:  # Redis away: nothing was sent, so nothing applied
+                raise RelayTimeout(f"the relay to {owner} failed: {e!r}") from None
             try:
                 answer = await asyncio.wait_for(fut, self.timeout)
             except TimeoutError:

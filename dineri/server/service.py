@@ -248,8 +248,13 @@ class TableService:
                 if sess.status in ("over", "expired") and not sess.connections and now - sess.touched > idle]
         for tid in gone:
             sess = self.sessions.pop(tid)
-            asyncio.get_running_loop().create_task(sess.close())
+            asyncio.get_running_loop().create_task(self._evict(sess))
         return len(gone)
+
+    @staticmethod
+    async def _evict(sess: TableSession) -> None:
+        await sess.release_lease()  # a finished table's lease taken again (a chat, a rematch)
+        await sess.close()
 
     def _tx(self, fn: Any) -> Any:
         with self.sm.begin() as s:

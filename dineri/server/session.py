@@ -318,6 +318,22 @@ class TableSession(Presence):
                 continue
         raise Refused("retry", "the table's owner kept changing; send it again", 503)
 
+    async def release_lease(self) -> None:
+        """Give the table's lease up (its match is over, or the session is evicted): the renewal
+        stops carrying it, and the next event write (a rematch, a chat line) of any process takes
+        it again. A failure is logged: the lease then runs on until the eviction's try."""
+        fence = self.fence
+        if fence is None:
+            return
+        node = self.node
+        try:
+            await self._db(lambda s: lease.release(s, self.id, node, fence))
+        except Exception as e:
+            log.warning("table lease not released", extra={"table": self.id, "error": repr(e)})
+            return
+        if self.fence == fence:
+            self.fence = None
+
     def lease_lost(self) -> None:
         """Another process took this table's lease (seen by the renewal or a fenced write that
         failed): stop every timer; the next write must take the lease again."""
@@ -831,6 +847,7 @@ class TableSession(Presence):
                               ack={"conn": conn, **ack} if ack and conn else None, private=judged.private)
         if new.over:
             log.info("match over", extra={"table": self.id, "match": match_id, "result": result})
+            await self.release_lease()  # nothing runs for it any more: the renewal forgets it
         return (ack or {"type": "ack", "id": None, "seq": seqs[-1]}), True
 
     async def ask_rematch(self, player_id: str,

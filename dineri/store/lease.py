@@ -85,10 +85,13 @@ def take(s: Session, table_id: str, owner: str, ttl: float, *, now: datetime | N
 
 
 def renew(s: Session, owner: str, ttl: float, *, now: datetime | None = None) -> dict[str, int]:
-    """Extend every lease ``owner`` still holds by ``ttl`` seconds from now (one UPDATE).
-    Returns ``table id -> fence`` of those leases: a table missing from it was taken over."""
+    """Extend every lease ``owner`` still holds, and that has not run out or been released, by
+    ``ttl`` seconds from now (one UPDATE). Returns ``table id -> fence`` of those leases: a table
+    missing from it was taken over (or its lease ran out: take it again). Released leases (a
+    finished match, a clean stop) stay released, so the renewal covers the live tables only,
+    not every table the node ever owned."""
     now = now or utcnow()
-    q = (update(TableLease).where(TableLease.owner == owner)
+    q = (update(TableLease).where(TableLease.owner == owner, TableLease.expires_at > now)
          .values(expires_at=now + timedelta(seconds=ttl))
          .returning(TableLease.table_id, TableLease.fence).execution_options(synchronize_session=False))
     return {str(t): int(f) for t, f in s.execute(q)}

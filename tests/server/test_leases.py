@@ -11,11 +11,13 @@ import asyncio
 import random
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import update
 
 from dineri.fanout import LocalFanout
+from dineri.server.relay import Relay, RelayTimeout
 from dineri.server.service import TableService
 from dineri.settings import Settings
 from dineri.store import lease, repo
@@ -171,7 +173,12 @@ def _ping_pong(url: str) -> None:
             last = repo.get_table(s, sa.id)
             assert last is not None
         assert held is not None and held.owner == "a" and held.fence == 1
+        assert not held.alive()  # the match is over: its owner gave the lease up
         assert seen == list(range(seen[0], last.next_seq))  # every event once, in order
+        await asyncio.sleep(1.5)  # a renewal (every second) does not take it back
+        with sm() as s:
+            held = lease.get(s, sa.id)
+        assert held is not None and not held.alive()
         await a.stop()
         await b.stop()
     asyncio.run(run())
@@ -263,6 +270,21 @@ def test_a_lease_is_taken_by_one_owner_at_a_time(tmp_path: Path) -> None:
         assert lease.renew(s, "y", 30) == {}
         assert lease.release(s, table_id, "x", 1) is False  # not that fence
         assert lease.release(s, table_id, "x", 2) is True
+        assert lease.renew(s, "x", 30) == {}  # released stays released: the renewal skips it
         assert [x.table_id for x in lease.expired(s)] == [table_id]
         assert lease.take(s, table_id, "y", 30) == 3
     engine.dispose()
+
+
+def test_a_relay_whose_redis_refuses_the_request_times_out_at_once() -> None:
+    """Redis away when a write is relayed: the asker hears RelayTimeout (the action answers
+    ``unavailable``: nothing was sent, so nothing applied), never a server error."""
+    class Away(LocalFanout):
+        async def publish(self, channel: str, message: dict[str, Any]) -> None:
+            raise ConnectionError("redis is away")
+
+    async def run() -> None:
+        relay = Relay(Away(), "b", 5.0)
+        with pytest.raises(RelayTimeout, match="redis is away"):  # the send failed: no waiting
+            await relay.ask("a", "table", "act", {})
+    asyncio.run(run())
