@@ -592,10 +592,23 @@ def gc_report(log: Path | None) -> str | None:
                 found = doc
     if found is None:
         return None
-    return (f"server GC ({'tuned' if found.get('tuned') else 'CPython defaults'}): "
-            f"{found.get('collections')} collections {found.get('by_generation')} by generation, "
-            f"pause max {found.get('max_ms')} ms, total {found.get('total_ms')} ms, "
-            f"{found.get('over_10ms')} of 10 ms or more")
+    out = (f"server GC ({'tuned' if found.get('tuned') else 'CPython defaults'}): "
+           f"{found.get('collections')} collections {found.get('by_generation')} by generation, "
+           f"pause max {found.get('max_ms')} ms, total {found.get('total_ms')} ms, "
+           f"{found.get('over_10ms')} of 10 ms or more")
+    if "max_ms_by_generation" in found:
+        hist = found["histogram_ms"]
+        out += (f"; longest by generation {found['max_ms_by_generation']} ms wall, "
+                f"{found['max_cpu_ms_by_generation']} ms CPU; histogram (ms bounds {hist['buckets']}) "
+                f"{hist['by_generation']}; most collected {found['most_collected']}; "
+                f"{found.get('freezes', 0)} freezes after a slow old collection")
+    late = found.get("loop_late")
+    if late:
+        out += (f"\n# event loop wake-ups ({late['wakeups']}, every 10 ms): latest {late['max_ms']} ms late, "
+                f"{late['over_10ms']} of 10 ms or more; late ≥ 1 ms by bound "
+                f"{late['histogram_ms']['buckets']}: {late['histogram_ms']['late']}; the latest spent "
+                f"{late.get('worst')}, those ≥ 10 ms in all {late.get('slow_spent')}")
+    return out
 
 
 # --- restart mode ----------------------------------------------------------------------------

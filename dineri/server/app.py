@@ -60,8 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         where = engine.url.render_as_string(hide_password=True)
         log.info("applying migrations", extra={"database": where})
         try:
-            await asyncio.wait_for(asyncio.to_thread(migrate, settings.database_url),
-                                   settings.db_connect_timeout + settings.db_timeout + 60.0)
+            migrated = await asyncio.wait_for(asyncio.to_thread(migrate, settings.database_url),
+                                              settings.db_connect_timeout + settings.db_timeout + 60.0)
         except Exception as e:  # a stalled or unreachable database: say so, exit non-zero (issue 7 item 3)
             log.error("database unavailable at start-up", extra={"database": where, "error": repr(e)})
             raise
@@ -69,17 +69,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Revoked tokens close their open sockets on every process (dineri/server/revocation.py).
         stop_revocations = revocation.subscribe(fanout, services.socket_tokens)
         await services.tables.start()  # loading a table also restarts its computer players
+        freezer = None
         if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
-            gcpause.tune()
+            freezer = gcpause.tune(collect=True if migrated else None)  # Alembic leaves garbage
         else:
             gcpause.release()
         pauses = gcpause.Pauses()  # from here on: the pauses of serving, not tune()'s own collection
         pauses.install()
+        stalls = gcpause.LoopStalls()  # every stall of the loop, whatever its cause
+        stalls.start()
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
                                  "fanout": "redis" if settings.redis_url else "local"})
         yield
         pauses.remove()
-        log.warning("gc pauses", extra={**pauses.summary(), "tuned": settings.gc_tuning})
+        stalls.stop()
+        if freezer is not None:
+            freezer.remove()
+        log.warning("gc pauses", extra={**pauses.summary(), "tuned": settings.gc_tuning,
+                                        "freezes": freezer.freezes if freezer else 0,
+                                        "loop_late": stalls.summary()})
         await bots.stop()
         await services.tables.stop()
         stop_revocations()

@@ -20,9 +20,10 @@ bundle object to every local socket).
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -46,7 +47,9 @@ class Frames:
     next bundle carries only what changed."""
 
     def __init__(self, sess: TableSession) -> None:
-        self.sess = sess
+        # A proxy, not a reference: the session holds its Frames, so a strong link back would make
+        # every dropped session cyclic garbage, which only a full collection frees (issue 8 item 5).
+        self.sess = cast("TableSession", weakref.proxy(sess))
         self.public: Json | None = None  # the public view last published
         self.private: dict[str, Json] = {}  # each seat's private view then, by str(seat)
         self.at: int | None = None  # the match's action count those views are at

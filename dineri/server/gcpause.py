@@ -1,21 +1,37 @@
 """Keep the garbage collector from stopping the loop for long (issue 8, item 5).
 
-A server holds many long-lived objects (modules, the app, sessions, matches) and makes many
-short-lived ones per action (frames, events, views). CPython's collector walks every tracked
-object of a generation, so a full collection grows with the heap and stops the event loop for
-tens of milliseconds. :func:`tune` moves everything alive after start-up into the permanent
-generation (``gc.freeze()``: never walked again) and raises the thresholds, so the young
-generation is collected less often and objects that survive two young collections are rare
-enough that full collections become rare too. ``dineri serve`` calls :func:`hold` first: no
-collection runs while the server imports and builds itself (about 0.13 s of collections over
-a heap that is all kept anyway), and :func:`tune` then freezes without the full collection
-(about 0.1 s for some 190,000 objects, which found under 700 garbage ones; those stay frozen).
-:class:`Pauses` measures every collection (``gc.callbacks``) and the server logs a summary
-(``gc pauses``) when it stops; the load benchmark prints it.
+A server holds many long-lived objects (modules, the app, sockets, sessions, matches) and makes
+many short-lived ones per action. CPython's collector walks every tracked object of the
+generations it collects, so a pause grows with what those generations hold: a young collection
+with the young threshold at 50,000 walked 50,000 live objects (18-50 ms of CPU measured under
+benchmarks/load.py), and a full one walks every live socket and table (about 240 tracked objects
+per seated socket). So, after start-up (:func:`tune`):
+
+- everything alive is moved to the permanent generation (``gc.freeze()``: never walked again);
+- the young threshold is small (:data:`THRESHOLDS`, 1,000: each young pause is short, under
+  4 ms of CPU measured, and collections are frequent but cheap);
+- :class:`Freezer`: after a middle or full collection that took :data:`FREEZE_AFTER_MS` of CPU
+  or more, or that left :data:`OLD_LIMIT` objects or more in the old generation, what survived
+  it is frozen too, so the old generations never grow to a long pause.
+  In steady play those collections are quick and nothing is frozen; a burst of new sockets or
+  tables freezes once. The price: an object frozen this way that later dies *in a reference
+  cycle* is never freed (an acyclic one is freed as usual by its reference count). Measured:
+  sockets that close and finished tables that are evicted leave no cyclic garbage (the
+  session's Frames holds it through a weak proxy; ``tests/server/test_gc.py``), and a
+  benchmarks/load.py run left about a hundred objects.
+
+``dineri serve`` calls :func:`hold` first: no collection runs while the server imports and
+builds itself (about 0.13 s of collections over a heap that is all kept anyway), and
+:func:`tune` then freezes without the full collection (about 0.1 s for some 190,000 objects,
+which found under 700 garbage ones; those stay frozen) unless Alembic ran (an upgrade leaves
+some 6,000). :class:`Pauses` measures every collection (``gc.callbacks``), :class:`LoopStalls`
+every late wake-up of the event loop whatever its cause; the server logs both (``gc pauses``)
+when it stops, and the load benchmark prints them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import time
@@ -23,15 +39,27 @@ from typing import Any
 
 log = logging.getLogger("dineri.gc")
 
-#: (young, middle, old) thresholds after start-up: the young generation is collected after
-#: 50,000 net allocations instead of 700; an old (full) collection after 100 middle ones.
-THRESHOLDS = (50_000, 20, 100)
+#: (young, middle, old) thresholds after start-up: a young collection after 1,000 net
+#: allocations of tracked objects (CPython: 700), a middle one after 10 young ones, a full one
+#: after 10 middle ones (and only when the old generation grew by a quarter, CPython's rule).
+THRESHOLDS = (1_000, 10, 10)
+#: CPU milliseconds of a middle or full collection from which what survived it is frozen.
+FREEZE_AFTER_MS = 3.0
+#: Objects in the old generation from which a middle or full collection freezes them (a full
+#: collection of 20,000 takes about 8 ms of CPU here).
+OLD_LIMIT = 20_000
 SLOW_MS = 10.0  # a pause at least this long is counted apart
+
+
+BUCKETS_MS = (1.0, 5.0, 10.0, 25.0, 50.0, 100.0)  # pause histogram: < 1, < 5, … ≥ 100 ms
 
 
 class Pauses:
     """Times every collection through ``gc.callbacks``: ``collections``, ``max_ms``,
-    ``total_ms``, ``slow`` (pauses ≥ :data:`SLOW_MS`), ``by_generation`` (count per generation)."""
+    ``total_ms``, ``slow`` (pauses ≥ :data:`SLOW_MS`), ``by_generation`` (count per generation),
+    and per generation the longest pause on the wall clock and in the thread's CPU time (a pause
+    much longer on the wall than in CPU was the process waiting: for a core, or for the GIL held
+    by another thread), a histogram over :data:`BUCKETS_MS`, and the most objects collected."""
 
     def __init__(self) -> None:
         self.collections = 0
@@ -39,18 +67,30 @@ class Pauses:
         self.total_ms = 0.0
         self.slow = 0
         self.by_generation = [0, 0, 0]
+        self.max_by_generation = [0.0, 0.0, 0.0]
+        self.max_cpu_by_generation = [0.0, 0.0, 0.0]
+        self.histogram = [[0] * (len(BUCKETS_MS) + 1) for _ in range(3)]
+        self.most_collected = [0, 0, 0]
         self._start = 0.0
+        self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._start = time.perf_counter()
+            self._cpu = time.thread_time()
             return
         ms = (time.perf_counter() - self._start) * 1000.0
+        cpu_ms = (time.thread_time() - self._cpu) * 1000.0
+        gen = int(info.get("generation", 0))
         self.collections += 1
         self.total_ms += ms
         self.max_ms = max(self.max_ms, ms)
         self.slow += ms >= SLOW_MS
-        self.by_generation[int(info.get("generation", 0))] += 1
+        self.by_generation[gen] += 1
+        self.max_by_generation[gen] = max(self.max_by_generation[gen], ms)
+        self.max_cpu_by_generation[gen] = max(self.max_cpu_by_generation[gen], cpu_ms)
+        self.histogram[gen][sum(ms >= b for b in BUCKETS_MS)] += 1
+        self.most_collected[gen] = max(self.most_collected[gen], int(info.get("collected", 0)))
 
     def install(self) -> None:
         """Start measuring (idempotent)."""
@@ -66,7 +106,86 @@ class Pauses:
         """The figures as a JSON object (milliseconds rounded to 0.01)."""
         return {"collections": self.collections, "max_ms": round(self.max_ms, 2),
                 "total_ms": round(self.total_ms, 2), "over_10ms": self.slow,
-                "by_generation": list(self.by_generation)}
+                "by_generation": list(self.by_generation),
+                "max_ms_by_generation": [round(x, 2) for x in self.max_by_generation],
+                "max_cpu_ms_by_generation": [round(x, 2) for x in self.max_cpu_by_generation],
+                "histogram_ms": {"buckets": list(BUCKETS_MS),
+                                 "by_generation": [list(h) for h in self.histogram]},
+                "most_collected": list(self.most_collected)}
+
+
+def _schedstat() -> tuple[int, int] | None:
+    """The calling thread's nanoseconds on a CPU and waiting in the run queue (Linux
+    ``/proc/thread-self/schedstat``), or ``None``."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as f:
+            on_cpu, queued, _ = f.read().split()
+        return int(on_cpu), int(queued)
+    except (OSError, ValueError):
+        return None
+
+
+class LoopStalls:
+    """How late the event loop runs a task that sleeps :attr:`every` seconds at a time: every
+    stall of the loop (a collection, a long callback, the GIL held by a worker thread, the
+    process waiting for a core) shows as a late wake-up of about its length. ``max_ms``,
+    ``over_10ms`` (wake-ups at least :data:`SLOW_MS` late) and a histogram over
+    :data:`BUCKETS_MS` of the wake-ups at least 1 ms late. :meth:`start` on the running loop,
+    :meth:`stop`; costs one wake-up every :attr:`every` seconds."""
+
+    def __init__(self, every: float = 0.01) -> None:
+        self.every = every
+        self.wakeups = 0
+        self.max_ms = 0.0
+        self.slow = 0
+        self.histogram = [0] * (len(BUCKETS_MS) + 1)
+        self.worst: dict[str, float] = {}
+        self.slow_spent: dict[str, float] = {}  # summed over the wake-ups ≥ SLOW_MS late
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        sched = _schedstat()
+        while True:
+            t = loop.time()
+            before = sched
+            await asyncio.sleep(self.every)
+            late = (loop.time() - t - self.every) * 1000.0
+            sched = _schedstat()
+            self.wakeups += 1
+            if sched is not None and before is not None and (late > self.max_ms or late >= SLOW_MS):
+                # Where the loop's thread was meanwhile: running, waiting for a core, or blocked
+                # (on the GIL, mostly: the loop itself sleeps only in its selector).
+                wall = (late / 1000.0 + self.every) * 1e9
+                on_cpu, queued = sched[0] - before[0], sched[1] - before[1]
+                spent = {"on_cpu_ms": on_cpu / 1e6, "runqueue_ms": queued / 1e6,
+                         "blocked_ms": max(0.0, wall - on_cpu - queued) / 1e6}
+                if late > self.max_ms:
+                    self.worst = {k: round(v, 2) for k, v in spent.items()}
+                if late >= SLOW_MS:
+                    for k, v in spent.items():
+                        self.slow_spent[k] = self.slow_spent.get(k, 0.0) + v
+            self.max_ms = max(self.max_ms, late)
+            self.slow += late >= SLOW_MS
+            if late >= BUCKETS_MS[0]:
+                self.histogram[sum(late >= b for b in BUCKETS_MS)] += 1
+
+    def start(self) -> None:
+        """Start watching the running loop."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def stop(self) -> None:
+        """Stop watching."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as a JSON object."""
+        return {"wakeups": self.wakeups, "max_ms": round(self.max_ms, 2), "over_10ms": self.slow,
+                "worst": self.worst, "slow_spent": {k: round(v, 1) for k, v in self.slow_spent.items()},
+                "histogram_ms": {"buckets": list(BUCKETS_MS), "late": list(self.histogram)}}
 
 
 _held = False  # hold() turned the collector off for the start-up
@@ -88,18 +207,62 @@ def release() -> None:
         gc.enable()
 
 
-def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
-    """After start-up: freeze what is alive (``gc.freeze``), set ``thresholds``, collector on.
+class Freezer:
+    """A ``gc.callbacks`` hook: after a collection of the middle or old generation that took at
+    least ``after_ms`` of the collecting thread's CPU time, or that left the old generation
+    holding ``old_limit`` objects or more, ``gc.freeze()`` (what survived is never walked
+    again). ``freezes``: how many times."""
 
-    A full collection comes first unless :func:`hold` kept the collector off since the process
-    began (then there is next to no garbage to find, and walking the whole heap would delay the
-    first answers by about 0.1 s)."""
+    def __init__(self, after_ms: float = FREEZE_AFTER_MS, old_limit: int = OLD_LIMIT) -> None:
+        self.after_ms = after_ms
+        self.old_limit = old_limit
+        self.freezes = 0
+        self._cpu = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._cpu = time.thread_time()
+            return
+        if int(info.get("generation", 0)) < 1:
+            return
+        # The old generation's size: listing it costs about as much as walking it, and the
+        # freeze keeps it under old_limit, so this stays small (a middle collection moved its
+        # survivors there: without this, many quick ones could grow it to one long full pause).
+        if ((time.thread_time() - self._cpu) * 1000.0 >= self.after_ms
+                or len(gc.get_objects(2)) >= self.old_limit):
+            # Safe here: the collection is over, its lists are no longer walked. (Not counted with
+            # gc.get_freeze_count(): that walks the whole frozen list, tens of ms for a million.)
+            gc.freeze()
+            self.freezes += 1
+
+    def install(self) -> None:
+        """Start freezing (idempotent)."""
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        """Stop freezing."""
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
+
+
+def tune(thresholds: tuple[int, int, int] = THRESHOLDS, *, collect: bool | None = None) -> Freezer:
+    """After start-up: freeze what is alive (``gc.freeze``), set ``thresholds``, install a
+    :class:`Freezer`, collector on; returns the freezer (``remove()`` it to stop).
+
+    A full collection comes first when ``collect`` says so; by default (``None``) unless
+    :func:`hold` kept the collector off since the process began (then there is next to no
+    garbage to find, and walking the whole heap would delay the first answers by about 0.1 s)."""
     global _held
-    if not _held:
+    if collect if collect is not None else not _held:
         gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
+    freezer = Freezer()
+    freezer.install()
     log.info("gc tuned", extra={"frozen": gc.get_freeze_count(), "thresholds": list(thresholds),
-                                "collected_first": not _held})
+                                "collected_first": bool(collect if collect is not None else not _held)})
     _held = False
     gc.enable()
+    return freezer
+

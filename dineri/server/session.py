@@ -1000,6 +1000,7 @@ class TableSession(Presence):
         self._stop_timers()
         if self._unsubscribe is not None:
             self._unsubscribe()
+            self._unsubscribe = None  # it holds self._on_bundle: a cycle left for the collector
 
 
 def _step_rows(steps: list[judge.Step]) -> list[dict[str, Any]]:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
+import time
 from pathlib import Path
 
+from dineri.fanout import LocalFanout
 from dineri.server import gcpause
+from dineri.server.service import TableService
+from dineri.settings import Settings
+from dineri.store import repo
+from dineri.store.db import make_engine, migrate, sessions
 from tests.server.harness import Server
 
 
@@ -25,15 +32,116 @@ def test_pauses_are_timed_by_generation() -> None:
     assert pauses not in gc.callbacks
 
 
-def test_tune_freezes_what_is_alive_and_raises_the_thresholds() -> None:
+def test_tune_freezes_what_is_alive_and_sets_the_thresholds() -> None:
     before = gc.get_threshold()
+    freezer = None
     try:
-        gcpause.tune((12_345, 11, 77))
+        freezer = gcpause.tune((12_345, 11, 77))
         assert gc.get_threshold() == (12_345, 11, 77)
         assert gc.get_freeze_count() > 1000  # every module, class and function loaded so far
+        assert freezer in gc.callbacks
     finally:
+        if freezer is not None:
+            freezer.remove()
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_slow_old_collection_freezes_what_survived_a_quick_one_does_not() -> None:
+    keep = [[i] for i in range(50_000)]  # tracked and alive: walked by every collection of them
+    slow, quick = gcpause.Freezer(after_ms=0.0), gcpause.Freezer(after_ms=1e9, old_limit=10**9)
+    try:
+        gc.disable()  # only the collections below
+        quick.install()
+        gc.collect(1)
+        assert quick.freezes == 0 and gc.get_freeze_count() == 0
+        quick.remove()
+        slow.install()
+        gc.collect(0)  # the young generation alone never freezes
+        assert slow.freezes == 0 and gc.get_freeze_count() == 0
+        gc.collect(1)
+        assert slow.freezes == 1 and gc.get_freeze_count() >= len(keep)
+        assert not any(o is keep[0] for g in range(3) for o in gc.get_objects(g))  # frozen: not walked
+    finally:
+        gc.enable()
+        slow.remove()
+        quick.remove()
+        gc.unfreeze()
+
+
+def test_a_large_old_generation_is_frozen_however_quick() -> None:
+    freezer = gcpause.Freezer(after_ms=1e9, old_limit=30_000)
+    try:
+        gc.collect()
+        gc.freeze()  # the test process's own heap out of the way: the old generation is empty
+        gc.disable()  # only the collections below
+        freezer.install()
+        keep = [[i] for i in range(10_000)]
+        gc.collect(1)
+        assert freezer.freezes == 0 and len(gc.get_objects(2)) >= len(keep)  # under the limit
+        keep += [[i] for i in range(40_000)]
+        gc.collect(1)
+        assert freezer.freezes == 1 and not gc.get_objects(2)
+    finally:
+        gc.enable()
+        freezer.remove()
+        gc.unfreeze()
+
+
+def test_a_stall_of_the_loop_is_seen() -> None:
+    async def run() -> dict:
+        stalls = gcpause.LoopStalls(every=0.005)
+        stalls.start()
+        await asyncio.sleep(0.05)
+        time.sleep(0.08)  # the loop is stuck: no callback runs meanwhile
+        await asyncio.sleep(0.05)
+        stalls.stop()
+        return stalls.summary()
+    summary = asyncio.run(run())
+    assert summary["wakeups"] >= 2 and summary["over_10ms"] >= 1
+    assert summary["max_ms"] >= 50.0  # the 80 ms block, less the sleep it fell into
+    assert sum(summary["histogram_ms"]["late"]) >= 1
+
+
+def test_a_finished_table_evicted_leaves_no_cyclic_garbage(tmp_path: Path) -> None:
+    # With survivors frozen (Freezer), an object that dies in a cycle is never freed: a dropped
+    # session must go by its reference count alone.
+    url = f"sqlite:///{tmp_path / 'e.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    settings = Settings(database_url=url, node="n1", grace_seconds=0.3)
+
+    async def run() -> list[object]:
+        service = TableService(sm, LocalFanout(), settings)
+        await service.start()
+        for _ in range(3):
+            with sm.begin() as s:
+                a, b = repo.create_player(s, "A").id, repo.create_player(s, "B").id
+            sess = await service.create_table(a, "chkobba", {"seats": 2, "target": 11, "best_of": 1}, True, 0)
+            await sess.take_seat(a, 0, None, None)
+            await sess.take_seat(b, 1, None, None)
+            await sess.start(a, first_dealer=0)
+        del sess
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(x.status == "over" for x in service.sessions.values()):
+            await asyncio.sleep(0.1)  # nobody connects: every seat forfeits after its grace
+        assert [x.status for x in service.sessions.values()] == ["over"] * 3
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            assert service.evict_finished(idle=0) == 3
+            await asyncio.sleep(0.2)  # each session's close() runs
+            gc.collect()
+        finally:
+            gc.set_debug(0)
+        found = list(gc.garbage)
+        gc.garbage.clear()
+        await service.stop()
+        return [o for o in found if type(o).__module__.startswith("dineri")]
+
+    assert asyncio.run(run()) == []
+    engine.dispose()
 
 
 def _lines(log: Path, msg: str) -> list[dict]:
