@@ -22,7 +22,10 @@ sends its share on a clock to tables whose last action every seat has seen), it 
   ack, each seat a view or update at or past the action's last event): p50, p99, max;
 - server CPU per action (user + system time of the server process over the step / actions);
 - the server's RSS, and KiB per seated socket ((RSS with every socket connected − RSS of the
-  started server before any table) / sockets: tables included).
+  started server before the measured tables) / sockets: tables included). The idle RSS is taken
+  after one warm-up table (two players, seats, start), so what a first request loads once for
+  the whole process (the games' modules, the 6 MB table of confusable characters that a first
+  name check reads) is not counted as memory per socket.
 
 ``--restart N`` times a restart instead: N started tables, the server stopped and started again
 on the same database; seconds until ``/healthz`` answers and until a table's first resume.
@@ -222,6 +225,7 @@ def start_dineri(db_url: str, tmp: Path, gc_tuning: bool = True) -> Target:
                                 cwd=ROOT, env=env, stdout=out, stderr=out)
     t = Target("dineri", proc, port, log=log, secret=secret)
     wait_healthy(t.base + "/healthz", proc)
+    asyncio.run(make_tables(t.base, 1))  # one-off loads of a first request are no socket's
     time.sleep(1.0)  # let start-up settle before the idle RSS
     t.rss_idle = rss_kib(proc.pid)
     return t
