@@ -15,6 +15,7 @@ import json
 import logging
 import time
 import uuid
+from collections import deque
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -53,13 +54,61 @@ def origin_allowed(ws: WebSocket, allowed: list[str]) -> bool:
     return origin in (f"http://{host}", f"https://{host}")
 
 
+class FrameQueue:
+    """The bounded queue of one connection's frames: ``put_nowait`` (raises ``asyncio.QueueFull``
+    at ``maxsize``), ``await get()`` (one reader: the connection's sender), ``get_nowait``,
+    ``qsize``, ``empty``. What ``asyncio.Queue`` does for this use, in one deque and one future
+    instead of three deques, an event and its own deque: about 2.5 KiB less per socket
+    (issue 8: memory per seated socket)."""
+
+    __slots__ = ("_items", "_maxsize", "_waiter")
+
+    def __init__(self, maxsize: int) -> None:
+        self._items: deque[str | None] = deque()
+        self._maxsize = maxsize
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: str | None) -> None:
+        """Append ``item``; ``asyncio.QueueFull`` (nothing added) when ``maxsize`` are queued."""
+        if 0 < self._maxsize <= len(self._items):
+            raise asyncio.QueueFull
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> str | None:
+        """The oldest item, waiting for one if there is none."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+    def get_nowait(self) -> str | None:
+        """The oldest item; ``asyncio.QueueEmpty`` when there is none."""
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    def qsize(self) -> int:
+        """Items queued."""
+        return len(self._items)
+
+    def empty(self) -> bool:
+        """Whether nothing is queued."""
+        return not self._items
+
+
 class Connection:
     """One client socket: a bounded queue of text frames and the task that sends them."""
 
     def __init__(self, ws: WebSocket, size: int) -> None:
         self.ws = ws
         self.id = uuid.uuid4().hex
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=size)
+        self.queue = FrameQueue(size)
         self.dropped = False
         self.sender: asyncio.Task[None] | None = None
 

@@ -8,6 +8,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from dineri.fanout import LocalFanout
 from dineri.server import gcpause
 from dineri.server.service import TableService
@@ -176,3 +178,24 @@ def test_the_setting_turns_tuning_off(tmp_path: Path) -> None:
     srv.stop()
     assert not _lines(srv.log_path, "gc tuned")
     assert _lines(srv.log_path, "gc pauses")[-1]["tuned"] is False
+
+
+def test_a_connections_frame_queue_is_bounded_ordered_and_wakes_its_reader() -> None:
+    from dineri.server.ws import FrameQueue
+
+    async def run() -> None:
+        q = FrameQueue(2)
+        reader = asyncio.get_running_loop().create_task(q.get())
+        await asyncio.sleep(0)
+        assert not reader.done()  # nothing queued: the reader waits
+        q.put_nowait("a")
+        assert await reader == "a"
+        q.put_nowait("b")
+        q.put_nowait(None)
+        with pytest.raises(asyncio.QueueFull):
+            q.put_nowait("c")  # full: refused, nothing added
+        assert q.qsize() == 2 and await q.get() == "b" and q.get_nowait() is None and q.empty()
+        with pytest.raises(asyncio.QueueEmpty):
+            q.get_nowait()
+
+    asyncio.run(run())
