@@ -37,7 +37,7 @@ def _page(request: Request, template: str, status_code: int = 200, **extra: Any)
     token = csrf_token(request)
     page = {"csrf": token, **extra.pop("page", {})}
     response = render(request, template, status_code=status_code, page=page, **extra)
-    set_csrf(response, token)
+    set_csrf(response, token, request)
     return response
 
 

@@ -35,9 +35,12 @@ def csrf_token(request: Request) -> str:
     return have if have and 20 <= len(have) <= 100 else secrets.token_urlsafe(24)
 
 
-def set_csrf(response: Response, token: str, secure: bool = False) -> None:
-    """Set the CSRF cookie (readable by the page's script, strict same-site)."""
-    response.set_cookie(CSRF_COOKIE, token, httponly=False, samesite="strict", secure=secure,
+def set_csrf(response: Response, token: str, request: Request) -> None:
+    """Set the CSRF cookie (readable by the page's script, strict same-site; ``Secure`` when
+    the request came over HTTPS, directly or through a trusted proxy's ``X-Forwarded-Proto``,
+    as the token cookie)."""
+    response.set_cookie(CSRF_COOKIE, token, httponly=False, samesite="strict",
+                        secure=request.url.scheme == "https",
                         max_age=30 * 24 * 3600)
 
 

@@ -26,6 +26,7 @@ from dineri.server import errors, gcpause, revocation, routes_players, routes_ta
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
 from dineri.server.deps import Services
+from dineri.server.forwarded import ForwardedProtoCase
 from dineri.server.hosts import AllowedHosts
 from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
@@ -105,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AllowedHosts, allowed=settings.allowed_hosts)  # DNS rebinding (HTTP and sockets)
     if settings.forwarded_allow_ips:  # outermost: the checks inside see the client's real scheme/address
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+        app.add_middleware(ForwardedProtoCase)  # outside it: "HTTPS" counts as "https"
     errors.install(app)  # every error answer is {"detail": {"code", "message"}} (docs/protocol.md)
 
     @app.get("/healthz", tags=["health"])

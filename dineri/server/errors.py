@@ -52,12 +52,19 @@ class ErrorBody(BaseModel):
     detail: ErrorDetail
 
 
+RETRY_AFTER = 60  # seconds: a 429's Retry-After when its limit does not say (one window)
+
+
 def error_response(status: int, code: str, message: str, *, errors: list[dict[str, Any]] | None = None,
                    headers: dict[str, str] | None = None) -> JSONResponse:
     """A JSON answer ``status`` with :class:`ErrorBody` ``{"detail": {code, message[, errors]}}``."""
     detail: dict[str, Any] = {"code": code, "message": message}
     if errors is not None:
         detail["errors"] = errors
+    if status == 429 and not any(k.lower() == "retry-after" for k in headers or {}):
+        # Every 429 says when to try again (RFC 6585): the REST limits count by the minute, so a
+        # limit that knows no better answers the window's length.
+        headers = {**(headers or {}), "Retry-After": str(RETRY_AFTER)}
     return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
 

@@ -8,6 +8,7 @@ item 3).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import deque
 from typing import TYPE_CHECKING
@@ -48,6 +49,15 @@ class Window:
             return False
         recent.append(now)
         return True
+
+    def retry_after(self, key: str) -> int:
+        """Whole seconds until ``key`` may hit again as this process counts it (its oldest hit
+        leaves the window), at least 1; the window's length when it does not know (counted in
+        Redis): what a ``429``'s ``Retry-After`` says."""
+        recent = self._hits.get(key)
+        if self.shared is not None or not recent:
+            return max(1, math.ceil(self.seconds))
+        return max(1, math.ceil(recent[0] + self.seconds - time.monotonic()))
 
     async def allow(self, key: str) -> bool:
         """Count a hit of ``key`` now, site-wide when shared (else as :meth:`hit`); ``False``

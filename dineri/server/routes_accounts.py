@@ -149,7 +149,7 @@ def _password(raw: str) -> str:
 async def csrf(request: Request, response: Response) -> dict[str, str]:
     """The CSRF token for ``X-CSRF-Token`` (also set as the ``dineri_csrf`` cookie)."""
     token = csrf_token(request)
-    set_csrf(response, token)
+    set_csrf(response, token, request)
     return {"csrf": token}
 
 

@@ -49,8 +49,10 @@ async def create_player(body: NewPlayer, request: Request, response: Response, s
     # addresses would get a fresh limit from each.
     address = network_of(request.client.host if request.client else None)
     if services.guests is not None and not await services.guests.allow(address):
+        wait = services.guests.retry_after(address)
         raise HTTPException(429, {"code": "rate_limited",
-                                  "message": f"at most {services.guests.limit} new players a minute"})
+                                  "message": f"at most {services.guests.limit} new players a minute"},
+                            headers={"Retry-After": str(wait)})
 
     def write() -> tuple[str, int]:
         with services.sm.begin() as s:

@@ -146,8 +146,9 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
         return RedirectResponse(STATIC_URL + "favicon.svg", status_code=301)
 
     @app.get("/lang/{code}", include_in_schema=False)
-    async def set_language(code: str, next: str | None = None) -> RedirectResponse:
+    async def set_language(request: Request, code: str, next: str | None = None) -> RedirectResponse:
         response = RedirectResponse(_safe_next(next), status_code=303)
-        if code in i18n.LANGUAGES:
-            response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_MAX_AGE, samesite="lax")
+        if code in i18n.LANGUAGES:  # Secure over HTTPS, as every cookie of the site
+            response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_MAX_AGE, samesite="lax",
+                                secure=request.url.scheme == "https")
         return response

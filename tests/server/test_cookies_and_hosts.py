@@ -35,9 +35,23 @@ def test_the_token_cookie_is_secure_behind_a_trusted_https_proxy(tmp_path: Path)
         assert "; secure" in _cookie(r) and "httponly" in _cookie(r) and "samesite=lax" in _cookie(r)
         assert "max-age=2592000" in _cookie(r)  # 30 days, not a year
         assert "; secure" not in _cookie(httpx.post(srv.base + "/api/players", json={"name": "B"}))
+        # Adversarial re-check: a scheme is case-insensitive (RFC 3986), and the CSRF cookie of
+        # the account pages is Secure behind the same proxy (it never was).
+        r = httpx.post(srv.base + "/api/players", json={"name": "D"}, headers={"X-Forwarded-Proto": "HTTPS"})
+        assert "; secure" in _cookie(r)
+        for proto in ("https", "HTTPS"):
+            r = httpx.get(srv.base + "/api/accounts/csrf", headers={"X-Forwarded-Proto": proto})
+            assert r.status_code == 200 and "dineri_csrf=" in r.headers["set-cookie"]
+            assert "; secure" in r.headers["set-cookie"].lower(), r.headers["set-cookie"]
+        r = httpx.get(srv.base + "/api/accounts/csrf")
+        assert "; secure" not in r.headers["set-cookie"].lower()
+        r = httpx.get(srv.base + "/lang/fr?next=/", headers={"X-Forwarded-Proto": "https"})
+        assert r.status_code == 303 and "; secure" in r.headers["set-cookie"].lower()
     with running(tmp_path / "b.db", DINERI_FORWARDED_ALLOW_IPS="10.1.2.3") as (srv, _):
         r = httpx.post(srv.base + "/api/players", json={"name": "C"}, headers={"X-Forwarded-Proto": "https"})
         assert "; secure" not in _cookie(r)  # 127.0.0.1 is not a trusted proxy here
+        r = httpx.get(srv.base + "/api/accounts/csrf", headers={"X-Forwarded-Proto": "HTTPS"})
+        assert "; secure" not in r.headers["set-cookie"].lower()
 
 
 def _handshake(port: int, host: str | list[str], origin: str | None, path: str = "/ws/lobby") -> int:

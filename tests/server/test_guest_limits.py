@@ -24,8 +24,22 @@ def test_new_players_are_rate_limited_per_address(tmp_path: Path) -> None:
             r = http.post("/api/players", json={"name": "G4"})
             assert r.status_code == 429 and r.json()["detail"]["code"] == "rate_limited"
             assert "set-cookie" not in r.headers  # refused: no identity made
+            # When to try again (adversarial re-check: it had no Retry-After): when the oldest
+            # of the minute's hits leaves the window.
+            assert 1 <= int(r.headers["retry-after"]) <= 60
     finally:
         srv.stop()
+
+
+def test_every_429_says_when_to_try_again() -> None:
+    """A limit that knows no better (the tables a player creates a minute, sign-in attempts)
+    answers one window, 60 s; one that knows keeps its own."""
+    from dineri.server.errors import error_response
+
+    assert error_response(429, "rate_limited", "slow down").headers["retry-after"] == "60"
+    kept = error_response(429, "rate_limited", "slow down", headers={"Retry-After": "7"})
+    assert kept.headers["retry-after"] == "7"
+    assert "retry-after" not in error_response(409, "not_open", "no").headers
 
 
 def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(tmp_path: Path) -> None:
