@@ -99,6 +99,9 @@ class TableSession(Presence):
         self.fence: int | None = None  # the fencing number of the lease this session holds
         self.relay: Relay | None = None  # reaches the table's owner when another process owns it
         self._telling: asyncio.Task[None] | None = None  # the last presence change sent to the owner
+        # (owner, until): another live process's lease as last read; no take is tried before
+        # ``until`` (its expiry then), so a relayed write costs no lease write and no re-read.
+        self._elsewhere: tuple[str, datetime] | None = None
         self.on_lease_lost: Callable[[TableSession], None] | None = None
         self.absent_since: float | None = None
         self.unreadable: str | None = None  # why the stored match does not replay (quarantined)
@@ -255,11 +258,18 @@ class TableSession(Presence):
         to the owner, whose clocks and grace periods keep running there."""
         if self.fence is not None:
             return
+        if self._elsewhere is not None:
+            owner, until = self._elsewhere
+            if utcnow() < until:
+                raise Elsewhere(owner)
+            self._elsewhere = None
         if await self._take_lease():
             await self._reload()
             self._start_timers()
             return
         held = await self._read_db(lambda s: lease.get(s, self.id))
+        if held is not None and held.alive():
+            self._elsewhere = (held.owner, held.expires_at)
         raise Elsewhere(held.owner if held is not None else "")
 
     async def owner_elsewhere(self) -> str | None:
@@ -311,10 +321,12 @@ class TableSession(Presence):
             except RelayTimeout:
                 log.warning("table owner did not answer", extra={"table": self.id, "owner": owner, "op": op})
                 timed_out = True
+                self._elsewhere = None  # read the lease again: it may have been released or run out
                 continue
             except RelayRefused as e:
                 raise Refused(e.code, e.message, e.status) from None
             except NotOwner:  # the lease moved (or ran out) meanwhile: look again
+                self._elsewhere = None
                 continue
         raise Refused("retry", "the table's owner kept changing; send it again", 503)
 
@@ -739,6 +751,7 @@ class TableSession(Presence):
             if until is not None and time.time() > until:
                 return _error(client_id, "unavailable", "the table's server answered too late; "
                                                         "send it again"), False
+            await self._own()  # first: a table another process owns is not re-read here for nothing
             await self.ensure_fresh()
             for _ in range(3):
                 try:
@@ -883,6 +896,7 @@ class TableSession(Presence):
     async def post_here(self, event: dict[str, Any], table_changed: bool = True) -> int:
         """:meth:`post_event` under the lock (a relayed service event)."""
         async with self.lock:
+            await self._own()
             await self.ensure_fresh()
             return await self.post_event(event, table_changed=table_changed)
 
