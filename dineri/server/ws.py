@@ -152,6 +152,15 @@ class Connection:
             log.info("send failed", extra={"conn": self.id, "error": repr(e)})
             return
 
+    async def finish(self, timeout: float) -> None:
+        """Send what is queued (waiting ``timeout`` seconds at most), then stop sending: before a
+        close that follows answered frames (their answers are not lost)."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        if self.sender is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.sender), timeout)
+
     def start(self) -> None:
         """Start the sender task."""
         self.sender = asyncio.get_running_loop().create_task(self.run_sender())
@@ -189,6 +198,8 @@ HELLOS_PER_SECOND, HELLO_BURST = 0.2, 4.0  # hellos per socket: 4 at once, then 
 CLOSE_LATER = 1013  # a socket over a cap (anonymous or spectator sockets): try again later
 CLOSE_UNAVAILABLE = 1011  # the server could not read what the socket needs (the database failed)
 CLOSE_NO_HELLO = 4408  # a table socket that sent no hello within DINERI_HELLO_TIMEOUT
+CLOSE_BINARY = 1003  # a binary frame: the protocol's frames are JSON text (RFC 6455 section 7.4.1)
+RATE_LIMITED_EVERY = 1.0  # seconds: a socket's rate-limited frames are answered once per this
 CLOSE_REPLACED = 4429  # the close code of a player's oldest socket when they open one too many
 
 
@@ -596,6 +607,7 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
     # Closed with 4401 when its token is revoked (on any process) or expires (revocation.py).
     held = (services.socket_tokens.add(player_id, claims.version, services.tokens.expires_at(claims), conn)
             if player_id is not None and claims is not None else None)
+    limited_at = -RATE_LIMITED_EVERY  # when a rate-limited frame was last answered (monotonic)
     try:
         while not conn.dropped:
             if client.live or settings.hello_timeout <= 0:
@@ -609,9 +621,10 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
             if message["type"] == "websocket.disconnect" or conn.dropped:
                 break  # dropped: closed meanwhile (revoked, replaced): nothing more is read
             text = message.get("text")
-            if text is None:
-                raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace")
+            if text is None:  # a binary frame: the protocol is JSON text (RFC 6455 7.4.1: 1003)
+                await conn.finish(1.0)  # the answers to the frames before it go out first
+                await ws.close(CLOSE_BINARY)
+                break
             if len(text.encode()) > settings.max_message_bytes:
                 conn.send({"type": "error", "id": None, "code": "too_large",
                            "message": f"frames are limited to {settings.max_message_bytes} bytes"})
@@ -619,8 +632,14 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
                 await ws.close(1009)
                 break
             if not limit.allow():
-                conn.send({"type": "error", "id": _id_of(text), "code": "rate_limited",
-                           "message": "too many messages; slow down"})
+                # Answered once a second at most, the rest dropped unanswered: answering each
+                # one filled the send queue of a client that pipelined a burst, and it was
+                # closed (1013) with nothing delivered.
+                now = time.monotonic()
+                if now - limited_at >= RATE_LIMITED_EVERY:
+                    limited_at = now
+                    conn.send({"type": "error", "id": _id_of(text), "code": "rate_limited",
+                               "message": "too many messages; slow down (frames dropped)"})
                 continue
             try:
                 await client.handle(text)

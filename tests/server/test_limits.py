@@ -60,7 +60,8 @@ def test_message_rate_is_limited(strict: tuple[Server, Api]) -> None:
         await asyncio.sleep(0.3)
         pongs = sum(1 for f in c.frames if f["type"] == "pong")
         limited = sum(1 for f in c.frames if f.get("code") == "rate_limited")
-        assert 8 <= pongs <= 14 and pongs + limited == 40
+        # The rest are dropped; the first of them in a second is answered (docs/protocol.md).
+        assert 8 <= pongs <= 14 and limited == 1
         await c.close()
     asyncio.run(run())
 
