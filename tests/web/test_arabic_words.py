@@ -5,15 +5,22 @@ Arabic's six plural forms, and the seconds of the home page agree with their num
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.web.conftest import running_server
 from tests.web.tables import open_table, player, started
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+INSIDE_SEATS = """Array.from(document.querySelectorAll('.opponents .seat')).every((s) => {
+    const r = s.getBoundingClientRect();
+    return Array.from(s.querySelectorAll('*')).every((e) => { const q = e.getBoundingClientRect();
+        return q.width === 0 || (q.left >= r.left - 0.5 && q.right <= r.right + 0.5); }); })"""
 SCORE_NAMES = "Array.from(document.querySelectorAll('#scorebar .score strong')).map((s) => s.textContent)"
 
 
@@ -71,4 +78,43 @@ def test_arabic_sides_plurals_and_the_lam(browser: Any, server: str, console: An
     assert waits[1:] == ["بعد 10 ثوانٍ", "بعد 30 ثانية", "بعد 60 ثانية", "بعد 120 ثانية"], waits
     for ctx in [*ctxs, watcher]:
         ctx.close()
+    assert console.errors == []
+
+
+@pytest.fixture
+def steady_bots(tmp_path: Path) -> Iterator[str]:
+    """A server whose computer players wait 1 s before each move: the page draws every step."""
+    with running_server(tmp_path, BOT_DELAY="1.0") as base:
+        yield base
+
+
+def test_four_computers_watched_on_an_arabic_phone_fit_their_seats(browser: Any, steady_bots: str,
+                                                                 console: Any) -> None:
+    server = steady_bots
+    """Four seats across a 360 px phone, each with its backs and its count: every seat's words
+    stay inside its box at every step drawn while the computers play (the count went under the
+    backs instead of being cut at the screen's edge, «ورقتا» for ورقتان)."""
+    host = player(browser, server, "سامي", lang="ar")
+    # After each redraw of the seats, whether every seat's content is inside it (and what it said).
+    host.add_init_script("window.__seen = []; document.addEventListener('DOMContentLoaded', () => {"
+                         " const o = document.getElementById('opponents');"
+                         " new MutationObserver(() => requestAnimationFrame(() => window.__seen.push("
+                         "[" + INSIDE_SEATS + ", o.innerText]))).observe(o, { childList: true, subtree: true,"
+                         " characterData: true }); });")
+    options = {"seats": 4, "target": 11, "best_of": 1}
+    body = {"game": "chkobba", "public": True, "clock": 0, "options": options}
+    table_id = host.request.post("/api/tables", data=body).json()["id"]
+    for seat in range(4):
+        assert host.request.post(f"/api/tables/{table_id}/bots", data={"seat": seat}).ok
+    page = console.watch(host.new_page())
+    page.goto(f"/t/{table_id}")
+    page.locator("#setup").wait_for(state="visible")
+    assert host.request.post(f"/api/tables/{table_id}/start", data={}).ok
+    # Sixteen redraws of the play: hands of three, two, one card and none, every count.
+    page.wait_for_function("document.body.dataset.phase === 'play'", timeout=30000)
+    page.wait_for_function("window.__seen.length >= 16", timeout=60000)
+    seen = page.evaluate("window.__seen")
+    assert all(ok for ok, _text in seen), [text for ok, text in seen if not ok][:2]
+    assert any("ورقتان" in text for _ok, text in seen)  # two cards beside their backs were drawn
+    host.close()
     assert console.errors == []
