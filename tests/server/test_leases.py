@@ -34,9 +34,10 @@ def _run(url: str) -> None:
     sm = sessions(engine)
     bus = LocalFanout()  # Redis between the two processes' worth: one pub/sub both services use
 
+    # relay_timeout 2 s: a loaded machine's owner may take more than half a second to answer.
     def service(node: str, fanout: LocalFanout = bus, relay: bool = True) -> TableService:
         return TableService(sm, fanout, Settings(database_url=url, node=node, grace_seconds=3600,
-                                                 lease_seconds=1.5, relay_timeout=0.5), relay=relay)
+                                                 lease_seconds=1.5, relay_timeout=2), relay=relay)
 
     def stored(table_id: str) -> list[str]:
         with sm() as s:
