@@ -15,6 +15,8 @@ import functools
 import unicodedata
 from types import ModuleType
 
+from dineri.server.auth import BLANK
+
 
 @functools.cache
 def confusables() -> ModuleType:
@@ -101,6 +103,8 @@ def check_username(raw: object) -> str:
             raise NameError_("malformed", "the username may hold letters, digits and _ - . only")
     if name[0] in PUNCTUATION or name[-1] in PUNCTUATION or unicodedata.category(name[0])[0] == "M":
         raise NameError_("malformed", "the username must start and end with a letter or a digit")
+    if any(ch in BLANK for ch in name):  # Hangul fillers are letters (Lo) that draw nothing
+        raise NameError_("malformed", "the username may not hold invisible letters")
     if confusables().is_dangerous(name):
         raise NameError_("confusable", "the username mixes scripts with look-alike letters")
     key = name_key(name)

@@ -28,25 +28,41 @@ MAX_NAME = 24
 
 # Control, format (U+200B, U+202E…), surrogate, private-use, unassigned, line/paragraph separators.
 BAD_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+#: Letters and symbols that draw nothing (adversarial re-check: names of them alone were taken):
+#: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the blank braille pattern (U+2800), the
+#: Khmer inherent vowels (U+17B4, U+17B5), the null notehead (U+1D159).
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\U0001d159")
+
+
+def visible(ch: str) -> bool:
+    """Whether the character draws something by itself: not a space or other separator (Z*),
+    not a mark (M*: it draws on another character), not a control or format character (C*),
+    not one of :data:`BLANK`."""
+    return unicodedata.category(ch)[0] not in "ZMC" and ch not in BLANK
 
 
 def clean_text(raw: object, most: int, what: str) -> str:
-    """Validate user text shown to others (display names, chat): a string, 1–``most`` characters
-    after trimming, none of :data:`BAD_CATEGORIES`. Returns the trimmed text; raises
-    ``ValueError`` naming ``what`` and the problem."""
+    """Validate user text shown to others (display names, chat): a string, normalized to NFC
+    (so ``e`` + U+0301 is the one letter ``é``, as typed on another keyboard), 1–``most``
+    characters after trimming, none of :data:`BAD_CATEGORIES`, at least one :func:`visible`
+    character. Returns the trimmed NFC text; raises ``ValueError`` naming ``what`` and the
+    problem."""
     if not isinstance(raw, str):
         raise ValueError(f"the {what} must be a string")
-    text = raw.strip()
+    text = unicodedata.normalize("NFC", raw).strip()
     if not 1 <= len(text) <= most:
         raise ValueError(f"the {what} must have 1 to {most} characters")
     if any(unicodedata.category(ch) in BAD_CATEGORIES for ch in text):
         raise ValueError(f"the {what} must not contain control, format or separator characters")
+    if not any(visible(ch) for ch in text):
+        raise ValueError(f"the {what} must have a visible character")
     return text
 
 
 def clean_name(raw: object) -> str:
-    """Validate a display name: a string, 1–24 characters after trimming, no control or
-    format characters (:func:`clean_text`). Returns the trimmed name; raises ``ValueError``."""
+    """Validate a display name: a string, NFC, 1–24 characters after trimming, no control or
+    format characters, a visible one (:func:`clean_text`). Returns the trimmed NFC name (what is
+    stored); raises ``ValueError``."""
     return clean_text(raw, MAX_NAME, "name")
 
 

@@ -56,3 +56,12 @@ def test_guest_display_names_refuse_reserved_and_look_alikes() -> None:
         with pytest.raises(NameError_) as e:
             check_display_name(bad)
         assert e.value.code == code
+
+
+def test_usernames_refuse_invisible_letters_and_are_nfc() -> None:
+    """Hangul fillers are letters (Lo) that draw nothing: a username of them was taken."""
+    for name in ("\u3164\u3164\u3164", "ab\u3164c", "\u115f\u115fx"):
+        with pytest.raises(NameError_) as e:
+            check_username(name)
+        assert e.value.code == "malformed"
+    assert check_username("e\u0301lodie") == "\u00e9lodie"

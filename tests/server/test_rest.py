@@ -20,11 +20,27 @@ def test_healthz_and_openapi(api: Api) -> None:
         assert p in paths
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "bad\nname", "tab\tname", "nul\x00", "rtl\u202eevil"])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "bad\nname", "tab\tname", "nul\x00", "rtl\u202eevil",
+                                  # nothing visible (adversarial re-check): Hangul fillers, blank braille
+                                  "\u3164", "\u115f", "\u2800", "\u3164\u3164 \u2800", "\u0301"])
 def test_bad_display_names_are_refused(api: Api, name: str) -> None:
     r = api.http.post("/api/players", json={"name": name})
     assert r.status_code == 422
     assert r.json()["detail"]["code"] == "malformed"
+
+
+def test_a_decomposed_name_is_accepted_and_stored_composed(api: Api) -> None:
+    """A decomposed ``é`` (``e`` + U+0301, as some keyboards type it) was refused as mixing
+    scripts (adversarial re-check); names are normalized to NFC before the checks, stored so."""
+    r = api.http.post("/api/players", json={"name": "Ame\u0301lie"})
+    assert r.status_code == 201, r.text
+    assert r.json()["name"] == "Am\u00e9lie"
+    api.http.cookies.clear()
+    me = api.http.get("/api/players/me", headers={"Authorization": f"Bearer {r.json()['token']}"})
+    assert me.json()["name"] == "Am\u00e9lie"  # stored composed
+    r = api.http.post("/api/players", json={"name": "e\u0301" * 12})
+    assert r.status_code == 201 and r.json()["name"] == "\u00e9" * 12, r.text
+    api.http.cookies.clear()
 
 
 def test_player_token_cookie_and_bearer(api: Api) -> None:
