@@ -101,6 +101,10 @@ class Settings(BaseSettings):
     db_timeout: float = Field(default=5.0, gt=0, le=300,
                               description="seconds a statement (PostgreSQL statement_timeout, SQLite busy "
                                           "wait) or a write's commit may take before it fails (unavailable)")
+    migration_lock_timeout: float = Field(default=30.0, gt=0, le=3600,
+                                          description="seconds a start-up migration waits for any one lock "
+                                                      "(PostgreSQL lock_timeout, SQLite busy wait) before "
+                                                      "start-up gives up (its DDL itself is not bounded)")
     sqlite_synchronous: Literal["normal", "full"] = Field(
         default="normal", description="SQLite PRAGMA synchronous in WAL mode: normal survives a process "
                                       "crash, full also a power loss (an fsync per group commit)")
@@ -115,6 +119,14 @@ class Settings(BaseSettings):
                                  description="seconds a process waits for a table's owner (another "
                                              "process) to answer a relayed write before answering "
                                              "unavailable (nothing applied)")
+
+    def request_deadline(self) -> float:
+        """Seconds an HTTP request (or a table socket's handshake) may take before it is answered
+        ``503 unavailable`` (issue 7 item 3): ``db_timeout`` + 1. Its statements, pool waits and
+        writes are each bounded by ``db_timeout`` already (a write of the request never commits
+        past this deadline); this is the backstop for what no driver bounds (a pooled connection
+        whose database stalled: its liveness ping waits forever)."""
+        return self.db_timeout + 1.0
 
     def resolved_bot_delay(self) -> float:
         """The computer players' delay before each move (seconds): ``bot_delay`` when set, else

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any, NoReturn
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -25,6 +28,7 @@ from dineri.fanout import make_fanout
 from dineri.server import errors, gcpause, revocation, routes_players, routes_tables, ws
 from dineri.server.auth import Tokens
 from dineri.server.bodylimit import BodyLimit
+from dineri.server.deadline import Deadline
 from dineri.server.deps import Services
 from dineri.server.forwarded import ForwardedProtoCase
 from dineri.server.hosts import AllowedHosts
@@ -32,7 +36,7 @@ from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
 from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
-from dineri.store.db import make_engine, migrate, sessions
+from dineri.store.db import make_engine, migrate, migration_wait, sessions
 
 log = logging.getLogger("dineri.app")
 
@@ -58,14 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        where = engine.url.render_as_string(hide_password=True)
-        log.info("applying migrations", extra={"database": where})
-        try:
-            migrated = await asyncio.wait_for(asyncio.to_thread(migrate, settings.database_url),
-                                              settings.db_connect_timeout + settings.db_timeout + 60.0)
-        except Exception as e:  # a stalled or unreachable database: say so, exit non-zero (issue 7 item 3)
-            log.error("database unavailable at start-up", extra={"database": where, "error": repr(e)})
-            raise
+        migrated = await migrate_at_start(settings, engine.url.render_as_string(hide_password=True))
         await fanout.start()
         # Revoked tokens close their open sockets on every process (dineri/server/revocation.py).
         stop_revocations = revocation.subscribe(fanout, services.socket_tokens)
@@ -102,6 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "(docs/protocol.md).")
     app.state.services = services
     app.state.settings = settings
+    # Every HTTP request answered in time, 503 unavailable past it (issue 7 item 3).
+    app.add_middleware(Deadline, seconds=settings.request_deadline())
     app.add_middleware(BodyLimit)  # REST bodies are small JSON objects: 16 KiB at most (413)
     app.add_middleware(AllowedHosts, allowed=settings.allowed_hosts)  # DNS rebinding (HTTP and sockets)
     if settings.forwarded_allow_ips:  # outermost: the checks inside see the client's real scheme/address
@@ -145,9 +144,75 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+#: Seconds between start-up's reports of a migration still waiting (what it waits for).
+MIGRATION_REPORT_EVERY = 3.0
+
+
+async def migrate_at_start(settings: Settings, where: str) -> bool:
+    """Run the migrations (:func:`dineri.store.db.migrate`) on a worker thread and say what they
+    wait for (issue 7 item 3, adversarial re-check: a locked ``alembic_version`` hung start-up
+    70 s with nothing logged, then the process outlived its own "Exiting"). Every
+    :data:`MIGRATION_REPORT_EVERY` seconds a migration that has not finished is logged
+    (``migration waiting``: on PostgreSQL its backend's state, wait event and the sessions
+    blocking it). Each lock wait is bounded (``DINERI_MIGRATION_LOCK_TIMEOUT``), the DDL is not.
+    Gives up, logging ``database unavailable at start-up``, when the migration fails (a lock
+    timeout, say: raised, and uvicorn exits non-zero), when the database stops answering the
+    report's own read, or when the steps before the migration's connection is known (connect, the
+    at-head read) take longer than their timeouts allow: a thread stuck in the driver cannot be
+    stopped, so the process exits at once (``os._exit(3)``). Returns whether Alembic ran."""
+    url = settings.database_url
+    log.info("applying migrations", extra={"database": where})
+    watch: dict[str, Any] = {}
+    job = asyncio.ensure_future(asyncio.to_thread(
+        migrate, url, connect_timeout=settings.db_connect_timeout, timeout=settings.db_timeout,
+        lock_timeout=settings.migration_lock_timeout, watch=watch))
+    t0 = time.monotonic()
+    # Before the migration's session is known: connect twice (the at-head read, Alembic's), one read.
+    unwatched = 2 * settings.db_connect_timeout + settings.db_timeout + 5.0
+    try:
+        while True:
+            done, _ = await asyncio.wait({job}, timeout=MIGRATION_REPORT_EVERY)
+            if done:
+                return bool(job.result())
+            waited = round(time.monotonic() - t0, 1)
+            pid = watch.get("pid")
+            if pid is None:
+                if url.startswith("sqlite"):  # no network to stall: its busy wait is the bound
+                    log.warning("migration waiting", extra={"database": where, "waited_s": waited})
+                    continue
+                if waited > unwatched:
+                    _give_up(where, f"no answer within {unwatched:g} s (connecting, reading alembic_version)")
+                log.warning("migration waiting", extra={"database": where, "waited_s": waited,
+                                                        "step": "connecting or reading alembic_version"})
+                continue
+            try:
+                what = await asyncio.wait_for(asyncio.to_thread(
+                    migration_wait, url, int(pid), connect_timeout=settings.db_connect_timeout,
+                    timeout=settings.db_timeout), settings.db_connect_timeout + settings.db_timeout + 1.0)
+            except Exception as e:  # the database does not answer a small read: the migration won't either
+                _give_up(where, f"the database stopped answering during the migration: {e!r}")
+            log.warning("migration waiting",
+                        extra={"database": where, "waited_s": waited, "backend": pid, **what})
+    except Exception as e:  # a failed migration (a lock timeout…): say so, exit non-zero
+        log.error("database unavailable at start-up", extra={"database": where, "error": repr(e)})
+        raise
+
+
+def _give_up(where: str, why: str) -> NoReturn:
+    log.error("database unavailable at start-up", extra={"database": where, "error": why})
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    os._exit(3)  # the migration's thread waits in the driver: it would keep the process alive
+
+
 def _write_probe(s: Session) -> None:
     # Every action inserts into events: a lock there refuses writes while reads of tables answer.
     s.execute(text("SELECT 1 FROM events LIMIT 1"))
+    if s.get_bind().dialect.name == "sqlite":
+        # A read-only file (or disk) reads fine: only a real write tells. Rewriting the header's
+        # user_version (unused, kept as it is) writes a page, so it fails where an action would.
+        version = int(s.execute(text("PRAGMA user_version")).scalar() or 0)
+        s.execute(text(f"PRAGMA user_version = {version}"))
 
 
 def _ping(engine: Engine) -> None:

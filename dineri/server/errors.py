@@ -4,13 +4,16 @@ Every error body is ``{"detail": {"code": "...", "message": "...", "errors"?: [.
 (:class:`ErrorBody`, documented in the OpenAPI schema of every route): a refused operation, a
 validation failure (``422 malformed``, with ``errors``: where and what, never the input echoed
 back), a body that is not JSON (``400 invalid_json``), a body that is not UTF-8 (``422
-malformed``), an unknown path (``404 not_found``), a wrong method (``405``). Nothing of the
+malformed``), an unknown path (``404 not_found``), a wrong method (``405``), a database that
+does not answer (``503 unavailable`` with ``Retry-After``: issue 7 item 3). Nothing of the
 request is encoded back into the answer, so no request body can make the encoder fail (a
 non-UTF-8 body used to answer ``500``).
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,10 +23,13 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+log = logging.getLogger("dineri.errors")
+
 #: The code of an error answer whose detail is only a sentence (Starlette, FastAPI), by status.
 CODES = {400: "bad_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
          405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
-         422: "malformed", 429: "rate_limited", 500: "internal", 501: "not_available"}
+         422: "malformed", 429: "rate_limited", 500: "internal", 501: "not_available",
+         503: "unavailable"}
 #: FastAPI's sentence for a body it could not decode (not UTF-8, or nested past the parser).
 _UNREADABLE = "There was an error parsing the body"
 
@@ -105,6 +111,8 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
     detail = exc.detail
     if isinstance(detail, dict) and isinstance(detail.get("code"), str):
         message = str(detail.get("message", ""))
+        if exc.status_code == 503:  # unavailable, retry: send it again shortly
+            headers = {"Retry-After": UNAVAILABLE_RETRY_AFTER, **(headers or {})}
         return error_response(exc.status_code, detail["code"], message, headers=headers)
     if exc.status_code == 400 and detail == _UNREADABLE:
         return error_response(422, "malformed", "the body must be a JSON object in UTF-8", headers=headers)
@@ -123,6 +131,34 @@ def _allowed_methods(request: Request) -> str:
         if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
             allowed.append(method)
     return ", ".join(allowed)
+
+
+#: ``Retry-After`` (seconds) of every ``503 unavailable``: the database did not answer in time.
+UNAVAILABLE_RETRY_AFTER = "2"
+UNAVAILABLE = "the database is not answering; nothing was changed: send it again shortly"
+
+
+def unavailable_body() -> bytes:
+    """The body of ``503 unavailable`` (:class:`ErrorBody`), for an answer sent below FastAPI."""
+    body = {"detail": {"code": "unavailable", "message": UNAVAILABLE}}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+async def _database(request: Request, exc: Exception) -> JSONResponse:
+    """A database that timed out, went away or refused writes (:func:`dineri.store.db.unavailable`:
+    statement, lock, pool or connect timeouts, a lost connection, SQLite's locked or read-only
+    file) answers ``503 unavailable`` with ``Retry-After``, never ``500`` (issue 7 item 3). The
+    failed transaction rolled back: nothing was changed. ``/readyz`` hears of it (the writer's
+    :meth:`~dineri.store.writer.Writer.refused`: it then probes with a real write)."""
+    from dineri.store.db import unavailable
+
+    if not unavailable(exc):
+        raise exc  # a bug (an IntegrityError, say): 500 internal, logged with its traceback
+    services = getattr(request.app.state, "services", None)
+    if services is not None:
+        services.tables.writer.refused()
+    log.warning("database unavailable", extra={"path": request.url.path, "error": repr(exc)[:300]})
+    return error_response(503, "unavailable", UNAVAILABLE, headers={"Retry-After": UNAVAILABLE_RETRY_AFTER})
 
 
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
@@ -167,6 +203,14 @@ def install(app: FastAPI) -> None:
     internal``), and its OpenAPI document say so (:func:`document_errors`)."""
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)
+    # The database's failures (issue 7 item 3): one handler instead of code in every route.
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    from dineri.store.writer import Unavailable
+
+    for kind in (DBAPIError, PoolTimeout, Unavailable):
+        app.add_exception_handler(kind, _database)
     app.add_exception_handler(Exception, _internal)
     build = app.openapi
 

@@ -397,7 +397,11 @@ class TableSession(Presence):
 
     async def _reload(self) -> None:
         self.stale = False
-        await self._read()
+        try:
+            await self._read()
+        except BaseException:  # the database failed (issue 7 item 3): read again at the next use
+            self.stale = True
+            raise
         if self.node is not None and self.fence is not None:
             mine = await self._read_db(lambda s: lease.get(s, self.id))
             if mine is None or mine.owner != self.node or mine.fence != self.fence:

@@ -22,6 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from dineri.server.auth import COOKIE, TokenClaims
+from dineri.server.deadline import within
 from dineri.server.deps import Services, authenticate, token_from
 from dineri.server.edge import SocketCaps
 from dineri.server.frames import Receiver, dumps, frames_for
@@ -36,6 +37,7 @@ from dineri.server.protocol import (
     too_deep,
 )
 from dineri.server.session import Refused, TableSession
+from dineri.store.db import unavailable
 
 log = logging.getLogger("dineri.ws")
 router = APIRouter()
@@ -549,27 +551,32 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if not origin_allowed(ws, settings.allowed_origins):
         await _refuse(ws, 1008)
         return
-    sess = await services.tables.session(table_id)
+    async def opening() -> tuple[TableSession | None, tuple[str, TokenClaims] | None]:
+        sess = await services.tables.session(table_id)
+        if sess is None:
+            return None, None
+        await sess.fresh()
+        found = await _player_of(ws, services)
+        player = found[0] if found is not None else None
+        if not sess.public and sess.seat_of(player) is None and player != sess.host_id:
+            # Seated through another process whose bundle this one missed (it subscribed after the
+            # bundle went out: a table created here, its seats taken there)? One small read decides.
+            await sess.synced()
+        return sess, found
+    try:  # the handshake's reads, bounded as an HTTP request is (issue 7 item 3)
+        sess, found = await within(opening(), settings.request_deadline())
+    except Exception as e:
+        if not unavailable(e):
+            raise
+        # The database failed or stalled: a clean close the client retries (never an HTTP 500).
+        log.warning("socket refused: the database did not answer",
+                    extra={"table": table_id, "error": repr(e)[:300]})
+        await _refuse(ws, CLOSE_UNAVAILABLE)
+        return
     if sess is None:
         await _refuse(ws, 4404)
         return
-    await sess.fresh()
-    try:
-        found = await _player_of(ws, services)
-    except Exception:  # the database failed: a clean close the client retries (never an HTTP 500)
-        log.warning("socket refused: the player could not be read", extra={"table": table_id})
-        await _refuse(ws, CLOSE_UNAVAILABLE)
-        return
     player_id, claims = found if found is not None else (None, None)
-    if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
-        # Seated through another process whose bundle this one missed (it subscribed after the
-        # bundle went out: a table created here, its seats taken there)? One small read decides.
-        try:
-            await sess.synced()
-        except Exception:
-            log.warning("socket refused: the table could not be read", extra={"table": table_id})
-            await _refuse(ws, CLOSE_UNAVAILABLE)
-            return
     if not sess.public and sess.seat_of(player_id) is None and player_id != sess.host_id:
         # A stranger gets exactly what a missing table gets (issue 7 item 9).
         await _refuse(ws, 4404)
@@ -645,7 +652,14 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
                 await client.handle(text)
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
-            except Exception:  # a server bug answers the sender; the table and socket live on
+            except Exception as e:
+                if unavailable(e):  # the database failed (a hello's read, say): send it again
+                    log.warning("frame refused: the database did not answer",
+                                extra={"table": table_id, "error": repr(e)[:300]})
+                    conn.send({"type": "error", "id": _id_of(text), "code": "unavailable",
+                               "message": "the database is not answering; send it again shortly"})
+                    continue
+                # a server bug answers the sender; the table and socket live on
                 log.exception("frame failed", extra={"table": table_id})
                 conn.send({"type": "error", "id": _id_of(text), "code": "internal",
                            "message": "the server failed on this message; nothing changed"})

@@ -28,11 +28,39 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+
+
+class AnswerBy:
+    """When the current HTTP request must be answered (``at``: ``time.monotonic()``), set by
+    :class:`dineri.server.deadline.Deadline` in :data:`DEADLINE`; ``at`` becomes ``None`` once the
+    request's handler is done, so the tasks it started (timers, computer players), which copy the
+    context, are bound by it only while it runs."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: float | None) -> None:
+        self.at = at
+
+
+#: The current HTTP request's :class:`AnswerBy` (issue 7 item 3). ``asyncio.to_thread`` copies it
+#: into the worker thread, so a request's transaction (``dineri.store.db.sessions``) that reaches
+#: its commit after the request was answered ``unavailable`` rolls back instead: nothing is
+#: applied after "not applied" was said. A write queued by :meth:`Writer.run` within a request
+#: gets the earlier of its own deadline and this one.
+DEADLINE: ContextVar[AnswerBy | None] = ContextVar("dineri_request_deadline", default=None)
+
+
+def answer_by() -> float | None:
+    """The current request's deadline (:data:`DEADLINE`), or ``None``."""
+    clock = DEADLINE.get()
+    return clock.at if clock is not None else None
+
 
 log = logging.getLogger("dineri.writer")
 T = TypeVar("T")
@@ -98,6 +126,13 @@ class Writer:
         failed = self._failed_at
         return failed is not None and (self._ok_at is None or self._ok_at < failed)
 
+    def refused(self) -> None:
+        """A write of this database failed outside this writer (a REST write on a worker thread
+        met a locked, read-only or stalled database): :meth:`suspect` until a write commits, as
+        for the writer's own (adversarial re-check: ``/readyz`` said 200 while REST writes
+        failed)."""
+        self._failed_at = time.monotonic()
+
     async def run(self, fn: Callable[[Session], T]) -> T:
         """Queue ``fn`` and return its value once its transaction committed. Raises what
         ``fn`` raised (nothing of it stored), or :class:`Unavailable` after the timeout."""
@@ -106,10 +141,14 @@ class Writer:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
         now = time.monotonic()
-        self._queue.put(_Write(fn, loop, fut, now + self.timeout, now))
+        deadline = now + self.timeout
+        by = answer_by()  # an HTTP request's: never commit after it was answered
+        if by is not None and by < deadline:
+            deadline = by
+        self._queue.put(_Write(fn, loop, fut, deadline, now))
         # A timer instead of wait_for(shield(...)): one future and one handle per write (every
         # action). The thread never resolves a future that is done (timed out, cancelled).
-        timer = loop.call_later(self.timeout, _time_out, fut)
+        timer = loop.call_later(max(0.0, deadline - now), _time_out, fut)
         try:
             value = await fut
         except _TimedOut:
