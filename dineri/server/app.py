@@ -37,6 +37,7 @@ from dineri.server.service import TableService
 from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
 from dineri.store.db import make_engine, migrate, migration_wait, sessions
+from dineri.store.writer import answer_by
 
 log = logging.getLogger("dineri.app")
 
@@ -128,7 +129,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 problem = "writes refused"
         if problem is None:
             try:
-                await asyncio.wait_for(asyncio.to_thread(_ping, engine), settings.db_timeout)
+                # Within the request's own deadline, so the answer keeps this shape.
+                by = answer_by()
+                left = settings.db_timeout if by is None else min(settings.db_timeout,
+                                                                  by - time.monotonic() - 0.25)
+                await asyncio.wait_for(asyncio.to_thread(_ping, engine), max(0.1, left))
             except Exception as e:
                 problem = "timeout" if isinstance(e, TimeoutError) else type(e).__name__
         if problem is not None:

@@ -271,7 +271,15 @@ async def lobby_socket(ws: WebSocket) -> None:
     conn.start()
     unsubscribe = services.tables.fanout.subscribe("lobby", conn.send)
     try:
-        conn.send({"type": "lobby", "tables": await services.tables.lobby()})
+        try:  # bounded as a handshake is (issue 7 item 3); then pushes need no database read here
+            tables = await within(services.tables.lobby(), services.settings.request_deadline())
+        except Exception as e:
+            if not unavailable(e):
+                raise
+            log.warning("lobby socket closed: the database did not answer", extra={"error": repr(e)[:300]})
+            await ws.close(CLOSE_UNAVAILABLE)
+            return
+        conn.send({"type": "lobby", "tables": tables})
         while True:  # the lobby socket is one-way: ignore whatever comes in, text or binary
             if (await ws.receive())["type"] == "websocket.disconnect":
                 break
