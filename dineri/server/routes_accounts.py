@@ -8,6 +8,7 @@ Every state-changing request authenticated by cookie needs the CSRF header
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
@@ -24,11 +25,13 @@ from dineri.accounts.security import LoginLimits, check_csrf, csrf_token, set_cs
 from dineri.accounts.tables import rated_info
 from dineri.admin.auth import AdminAuth
 from dineri.ratings.modes import MODES
+from dineri.server import revocation
 from dineri.server.auth import COOKIE
 from dineri.server.deps import MaybePlayerDep, PlayerDep, Services, ServicesDep, set_token_cookie
 from dineri.store import repo
 
 T = TypeVar("T")
+log = logging.getLogger("dineri.accounts")
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
@@ -129,6 +132,20 @@ async def _issue(services: Services, request: Request, response: Response, playe
     token = services.tokens.make(player_id, await _tx(services, version))
     set_token_cookie(response, request, token, services.tokens.lifetime)
     return token
+
+
+async def _revoked(services: Services, player_id: str) -> None:
+    """The tokens of ``player_id`` were just revoked (a ban, a new password, a deleted account):
+    close its sockets opened with them, on every process (4401, dineri/server/revocation.py)."""
+    def version(s: Session) -> int | None:
+        p = repo.get_player(s, player_id)
+        return p.token_version if p is not None else None
+    try:
+        now = await _tx(services, version)
+        if now is not None:
+            await revocation.announce(services.tables.fanout, player_id, now)
+    except Exception as e:  # stored all the same: new requests and sockets are refused
+        log.warning("revocation not announced to open sockets", extra={"error": repr(e)})
 
 
 def _username(raw: str) -> str:
@@ -248,6 +265,7 @@ async def change_password(body: PasswordChange, player: PlayerDep, request: Requ
         assert acc is not None
         accounts.set_password(s, acc, hashed)
     await _tx(services, write)
+    await _revoked(services, player.id)
     await _issue(services, request, response, player.id)
     return {"ok": True}
 
@@ -264,6 +282,7 @@ async def delete_account(body: PasswordOnly, player: PlayerDep, response: Respon
         assert acc is not None
         accounts.delete_account(s, acc)
     await _tx(services, write)
+    await _revoked(services, player.id)
     response.delete_cookie(COOKIE, httponly=True, samesite="lax")
     return {"ok": True}
 
@@ -391,7 +410,10 @@ async def _ban(player_id: str, reason: str, banned: bool, services: Services) ->
             accounts.revoke_tokens(s, player_id)
         accounts.moderate(s, player_id, "ban" if banned else "unban", reason)
         return {"id": player_id, "banned": banned}
-    return await _tx(services, write)
+    done = await _tx(services, write)
+    if banned:
+        await _revoked(services, player_id)
+    return done
 
 
 @router.post("/admin/accounts/{player_id}/ban", include_in_schema=False, dependencies=[Admin, Csrf])

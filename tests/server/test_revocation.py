@@ -119,3 +119,22 @@ def test_a_tokens_expiry_is_its_signing_time_plus_the_lifetime() -> None:
     assert isinstance(claims, TokenClaims)
     assert tokens.expires_at(claims) == pytest.approx(claims.issued_at + 1000)
     assert tokens.expires_at(TokenClaims("p1", 0, 0.0)) == 5000.0  # the first format's end
+
+
+def test_a_ban_closes_the_accounts_open_sockets(tmp_path: Path) -> None:
+    """A ban revokes the account's tokens (issue 14): its open sockets close too (4401)."""
+    with running(tmp_path / "b.db", DINERI_ADMIN_TOKEN=ADMIN) as (srv, api):
+        table, (amira, _) = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        name = f"Amira{secrets.token_hex(3)}"
+        r = api.call("POST", "/api/accounts", amira, json={"username": name, "password": "correct horse"})
+        assert r.status_code == 201, r.text
+
+        async def run() -> None:
+            a = await Client(srv, table["id"], amira["token"]).connect()
+            assert a.seat == 0
+            async with httpx.AsyncClient(base_url=srv.base) as h:
+                r = await h.post(f"/api/admin/accounts/{amira['id']}/ban", json={"reason": "cheating"},
+                                 headers={"Authorization": f"Bearer {ADMIN}"})
+                assert r.status_code == 200, r.text
+            assert await _closed(a) == CLOSE_REVOKED
+        asyncio.run(run())
