@@ -14,7 +14,9 @@ from dineri.engine.cards import CODE
 from dineri.engine.state import MatchState
 
 
-def _turn(state: MatchState) -> int | None:
+def turn_of(state: MatchState) -> int | None:
+    """The view's ``turn``: the seat to act, or in a redeal vote the first opponent on the
+    proposer's right (what :func:`spectator_view` says, without building the view)."""
     if state.phase == "redeal_vote" and state.pending_redeal is not None:
         # The next to act is an opponent of the proposer; the first one on the right.
         return (state.pending_redeal + 1) % state.options.seats
@@ -43,7 +45,7 @@ def _public(state: MatchState) -> dict[str, Any]:
         "game": state.game,
         "round": state.round,
         "dealer": state.dealer,
-        "turn": _turn(state),
+        "turn": turn_of(state),
         "table": table,
         "hand_sizes": hand_sizes,
         "deck_left": deck_left,
@@ -54,9 +56,30 @@ def _public(state: MatchState) -> dict[str, Any]:
         "pending_redeal": {"proposer": state.pending_redeal} if state.pending_redeal is not None else None,
         "scores": list(state.scores),
         "games_won": list(state.games_won),
-        "rounds": [r.to_json() for r in state.rounds],
+        "rounds": _rounds_json(state.rounds),
         "winner": state.winner,
     }
+
+
+#: id(rounds tuple) -> (that tuple, its JSON). Successive states of a match share their rounds
+#: tuple (it changes only when a round ends), so every view of a match re-used the 10-20 round
+#: documents it had built the action before (issue 8: about a third of a view's cost). The
+#: entry holds the tuple, so its id cannot be reused while it is cached.
+_ROUNDS: dict[int, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+_ROUNDS_MAX = 8192  # about as many live matches; then it starts again (a plain rebuild)
+
+
+def _rounds_json(rounds: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """``[r.to_json() for r in rounds]``, a fresh list each call (callers may change it) whose
+    round documents are shared between the views of the same rounds: never change them."""
+    if not rounds:
+        return []
+    hit = _ROUNDS.get(id(rounds))
+    if hit is None or hit[0] is not rounds:
+        if len(_ROUNDS) >= _ROUNDS_MAX:
+            _ROUNDS.clear()
+        hit = _ROUNDS[id(rounds)] = (rounds, [r.to_json() for r in rounds])
+    return list(hit[1])
 
 
 def seat_view(state: MatchState, seat: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from dineri import engine
 from dineri.engine import CODE, VALUE, MatchState, Options, RecordError, RuleError
+from dineri.engine.views import turn_of
 from dineri.fairness import commit, secure_deck
 from dineri.games.base import Game, GameError, GameMatch, Json
 
@@ -165,8 +166,7 @@ class ChkobbaMatch(GameMatch):
         first opponent on the proposer's right; ``None`` when over or waiting for a deck."""
         if self.state.phase in ("over", "shuffle"):
             return None
-        turn = engine.spectator_view(self.state)["turn"]
-        return turn if isinstance(turn, int) else None
+        return turn_of(self.state)  # not the whole spectator view: this runs on every action
 
     def auto_action(self, seat: int) -> Json | None:
         """The turn clock's action (issue 3, item 5): in play, lay the lowest card of the hand

@@ -139,3 +139,20 @@ def test_cli_replay_and_verify_go_through_the_dispatch(tmp_path) -> None:  # typ
     path.write_text(json.dumps({**final.record(), "game": "nope"}))
     run = subprocess.run([sys.executable, "-m", "dineri.cli", "replay", str(path)], capture_output=True)
     assert run.returncode == 2 and b"game must be one of" in run.stderr and b"Traceback" not in run.stderr
+
+
+def test_to_act_is_the_views_turn_and_views_reuse_the_round_documents() -> None:
+    """``to_act`` reads the turn without building the view, and successive views of a match
+    share their finished rounds' documents (built once per round, issue 8), each view still
+    getting its own list and the same content as building them afresh."""
+    final, seen = _play(3, {"seats": 2, "target": 21, "best_of": 1})
+    for m in seen:
+        turn = m.spectator_view()["turn"]
+        assert m.to_act() == (None if m.state.phase in ("over", "shuffle") else turn)
+    assert len(final.state.rounds) >= 2
+    a, b = final.public_view(), final.public_view()
+    assert a["rounds"] == [r.to_json() for r in final.state.rounds]
+    assert a["rounds"] is not b["rounds"]
+    assert all(x is y for x, y in zip(a["rounds"], b["rounds"], strict=True))
+    a["rounds"].append({"changed": True})  # a caller's list is its own
+    assert final.public_view()["rounds"] == b["rounds"]
