@@ -1,6 +1,7 @@
 """The WebSocket endpoints: ``/ws/lobby`` and ``/ws/tables/{id}`` (``docs/protocol.md``).
 
-Each connection has a bounded send queue drained by its own task: the table
+Each connection writes frames at once while its socket takes them, and queues
+them (bounded) behind a write that has to wait, drained by a task: the table
 publishes without waiting for any client, and a client whose queue fills is
 closed (1013) and resyncs on reconnect. Incoming frames are bounded in size and
 rate. The Origin header, when present, must be the server's own origin or an
@@ -16,6 +17,7 @@ import logging
 import time
 import uuid
 from collections import deque
+from collections.abc import Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -105,23 +107,84 @@ class FrameQueue:
 
 
 class Connection:
-    """One client socket: a bounded queue of text frames and the task that sends them."""
+    """One client socket: frames are written at once while the socket takes them; behind a
+    write that has to wait (the peer reads slowly: the transport paused), they wait in a bounded
+    queue drained by a task, and a full queue drops the client (1013).
+
+    Why not a task per socket draining the queue every time (issue 8, the session's Python per
+    action): an uncontended write completes without suspending (uvicorn's ``send`` only awaits
+    while the transport is paused), so queueing each frame and waking a task to write it was a
+    future, two callbacks and a task step per frame for nothing. The promises are the same: a
+    publisher never waits for a client, frames keep their order, at most
+    ``DINERI_SEND_QUEUE_SIZE`` frames wait per socket."""
 
     def __init__(self, ws: WebSocket, size: int) -> None:
         self.ws = ws
         self.id = uuid.uuid4().hex
-        self.queue = FrameQueue(size)
+        self.queue = FrameQueue(size)  # frames waiting behind a write in progress (None: stop)
         self.dropped = False
-        self.sender: asyncio.Task[None] | None = None
+        self.sender: asyncio.Task[None] | None = None  # the write in progress and the queue's drain
+        self._failed = False  # a write raised: nothing more is written (the receive loop ends it)
 
     def send(self, frame: dict[str, Any] | str) -> None:
-        """Queue a frame; a full queue drops the connection (it never waits)."""
+        """Write a frame now, or queue it behind a write in progress; a full queue drops the
+        connection (it never waits)."""
         if self.dropped:
             return
+        text = frame if isinstance(frame, str) else dumps(frame)
+        if self.sender is None and not self._failed:
+            self._write(text)
+            return
         try:
-            self.queue.put_nowait(frame if isinstance(frame, str) else dumps(frame))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop()
+
+    def _write(self, text: str) -> None:
+        """Run the socket's send until it completes or has to wait; a send that waits is finished,
+        with the frames queued after it, by :meth:`_drain`."""
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+        except Exception as e:  # the socket went away; the receive loop ends the connection
+            self._failed = True
+            log.info("send failed", extra={"conn": self.id, "error": repr(e)})
+            return
+        self.sender = asyncio.get_running_loop().create_task(self._drain(coro, waiting))
+
+    async def _drain(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        """Finish the suspended send ``coro`` (it waits on ``waiting``), then send the queued
+        frames in order until the queue is empty (then writes are direct again), ``None``
+        arrives or the socket fails."""
+        try:
+            try:
+                while True:  # step the send as its task would: resume it once what it awaits is done
+                    if isinstance(waiting, asyncio.Future):
+                        with contextlib.suppress(Exception):
+                            await waiting  # its outcome reaches the send when it resumes
+                    else:
+                        await asyncio.sleep(0)
+                    waiting = coro.send(None)
+            except StopIteration:
+                pass
+            finally:
+                coro.close()  # cancelled (stop()) or failed: the send does not go on
+            while not self.queue.empty() and not self.dropped:
+                frame = self.queue.get_nowait()
+                if frame is None:
+                    self._failed = True
+                    return
+                await self.ws.send_text(frame)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # the socket went away; the receive loop ends the connection
+            self._failed = True
+            log.info("send failed", extra={"conn": self.id, "error": repr(e)})
+        finally:
+            if self.sender is asyncio.current_task():
+                self.sender = None
 
     def drop(self) -> None:
         """Stop sending and close the socket with 1013 (try again later: resync)."""
@@ -142,37 +205,29 @@ class Connection:
         with contextlib.suppress(Exception):
             await self.ws.close(code)
 
-    async def run_sender(self) -> None:
-        """Send queued frames until ``None`` arrives or the socket fails."""
-        try:
-            while True:
-                frame = await self.queue.get()
-                if frame is None or self.dropped:
-                    return
-                await self.ws.send_text(frame)
-        except Exception as e:  # the socket went away; the receive loop ends the connection
-            log.info("send failed", extra={"conn": self.id, "error": repr(e)})
-            return
-
     async def finish(self, timeout: float) -> None:
         """Send what is queued (waiting ``timeout`` seconds at most), then stop sending: before a
-        close that follows answered frames (their answers are not lost)."""
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-        if self.sender is not None:
+        close that follows answered frames (their answers are not lost). Frames written at once
+        are already out; only a write in progress and the frames queued behind it are waited for."""
+        sender = self.sender
+        if sender is not None:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self.sender), timeout)
+                await asyncio.wait_for(asyncio.shield(sender), timeout)
+        self._failed = True  # nothing more is written
 
     def start(self) -> None:
-        """Start the sender task."""
-        self.sender = asyncio.get_running_loop().create_task(self.run_sender())
+        """Nothing to start: kept for callers (writes are direct, :meth:`send`)."""
 
     async def stop(self) -> None:
-        """Stop the sender task."""
-        if self.sender is not None:
-            self.sender.cancel()
+        """Stop a write in progress and the queue's drain."""
+        sender = self.sender
+        if sender is not None:
+            sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.sender
+                await sender
+        self._failed = True  # nothing more is written after stop
 
 
 class RateLimit:

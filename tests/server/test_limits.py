@@ -119,6 +119,47 @@ def test_slow_client_is_dropped_and_never_slows_the_table() -> None:
     asyncio.run(run())
 
 
+class _PausingSocket:
+    """A socket whose writes wait while ``writable`` is clear (uvicorn's paused transport)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.writable = asyncio.Event()
+        self.writable.set()
+
+    async def send_text(self, text: str) -> None:
+        await self.writable.wait()
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+def test_frames_are_written_at_once_and_queue_in_order_behind_a_paused_write() -> None:
+    """A socket that takes the write gets the frame before ``send`` returns (no task, no queue:
+    issue 8); while a write waits on a paused socket the next frames queue behind it and reach
+    the socket in order once it resumes, then writes are direct again."""
+    from dineri.server.ws import Connection
+
+    async def run() -> None:
+        sock = _PausingSocket()
+        conn = Connection(sock, 8)  # type: ignore[arg-type]
+        conn.start()
+        conn.send("a")
+        assert sock.sent == ["a"] and conn.sender is None and conn.queue.qsize() == 0
+        sock.writable.clear()
+        for text in "bcde":
+            conn.send(text)
+        assert sock.sent == ["a"] and conn.queue.qsize() == 3 and conn.sender is not None
+        sock.writable.set()
+        await asyncio.sleep(0.01)
+        assert sock.sent == ["a", "b", "c", "d", "e"] and conn.sender is None and not conn.dropped
+        conn.send("f")
+        assert sock.sent[-1] == "f"
+        await conn.stop()
+    asyncio.run(run())
+
+
 def test_a_dropped_client_resyncs(server_slow: tuple[Server, Api]) -> None:
     """After a drop the client reconnects with its last event number and catches up."""
     srv, api = server_slow
