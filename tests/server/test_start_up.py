@@ -133,3 +133,18 @@ def test_release_turns_a_held_collector_back_on() -> None:
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_game_is_imported_when_first_asked_for_alone() -> None:
+    code = (
+        "import json, sys\n"
+        "from dineri.games import game_names, get_game\n"
+        "first = get_game('chkobba').name\n"
+        "others = sorted(m for m in sys.modules if m.startswith(('dineri.golf4', 'dineri.seven_diamonds')))\n"
+        "print(json.dumps({'first': first, 'others': others, 'names': game_names(),\n"
+        "                  'golf4': get_game('golf4').name}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert found == {"first": "chkobba", "others": [], "names": ["chkobba", "golf4", "seven_diamonds"],
+                     "golf4": "golf4"}
