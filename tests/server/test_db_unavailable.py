@@ -240,6 +240,37 @@ def test_a_read_only_database_answers_unavailable_and_readyz_says_so(tmp_path: P
         api.http.close()
 
 
+def test_a_locked_sqlite_file_answers_unavailable_not_internal(tmp_path: Path) -> None:
+    """Another process holds the SQLite file's write lock (``BEGIN IMMEDIATE``): a REST write waits
+    out the busy timeout (``DINERI_DB_TIMEOUT``), then answers ``503 unavailable`` ("database is
+    locked" used to answer ``500 internal``), ``/readyz`` says 503, and the same request passes
+    once the lock is gone."""
+    import sqlite3
+
+    db = tmp_path / "locked.db"
+    srv = Server(f"sqlite:///{db}", DINERI_DB_TIMEOUT="1", DINERI_SECRET_KEY="l" * 40).start()
+    api = Api(srv)
+    holder = sqlite3.connect(db, timeout=10, isolation_level=None)
+    try:
+        host = api.player("Amira")
+        holder.execute("BEGIN IMMEDIATE")
+        _assert_unavailable(api.call("POST", "/api/players", json={"name": "Locked"}))
+        _assert_unavailable(api.call("POST", "/api/tables", host, json={"clock": 0}))
+        assert api.http.get("/readyz").status_code == 503
+        holder.execute("ROLLBACK")
+        assert api.call("POST", "/api/players", json={"name": "Unlocked"}).status_code == 201
+        deadline = time.monotonic() + 20  # the writer may still be in its refused probe a moment
+        while api.http.get("/readyz").status_code != 200:
+            assert time.monotonic() < deadline, "readyz never came back"
+            time.sleep(0.3)
+        names = {r[0] for r in holder.execute("SELECT name FROM players")}
+        assert names == {"Amira", "Unlocked"}, names
+    finally:
+        holder.close()
+        srv.stop()
+        api.http.close()
+
+
 def _serve(url: str, **env: str) -> subprocess.Popen[str]:
     full = {**os.environ, "DINERI_DATABASE_URL": url, "DINERI_SECRET_KEY": "m" * 40, **env}
     return subprocess.Popen([sys.executable, "-m", "dineri.cli", "serve", "--port", str(free_port())],
