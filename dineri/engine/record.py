@@ -73,13 +73,11 @@ class MatchRecord:
 
     def with_action(self, action: Action) -> MatchRecord:
         """A copy with one more accepted action appended."""
-        return _replace_record(self, actions=(*self.actions, action_to_json(action)))
-
-
-def _replace_record(rec: MatchRecord, **changes: Any) -> MatchRecord:
-    from dataclasses import replace
-
-    return replace(rec, **changes)
+        # Built directly: dataclasses.replace walks the fields on every call, and this runs on
+        # every accepted action (issue 8). Same fields, the same objects shared as replace does.
+        return MatchRecord(options=self.options, first_dealer=self.first_dealer, decks=self.decks,
+                           actions=(*self.actions, action_to_json(action)), players=self.players,
+                           fairness=self.fairness, result=self.result, extra=self.extra)
 
 
 def _fail(msg: str) -> RecordError:

@@ -187,6 +187,26 @@ def test_record_with_action_appends_the_json_form() -> None:
     assert rec2.actions == ({"seat": 1, "type": "play", "card": "KC", "capture": ["AD", "AH"]},)
 
 
+
+def test_record_with_action_keeps_every_other_field() -> None:
+    """``with_action`` builds the copy itself (issue 8: not ``dataclasses.replace``): every other
+    field, a field added later included, is the same object as in the original."""
+    import dataclasses
+
+    from dineri.engine import Fairness, MatchRecord
+
+    values: dict[str, Any] = {"options": Options.from_json({"seats": 2, "target": 11, "best_of": 1}),
+                              "first_dealer": 1, "decks": (tuple(deck()),), "actions": ({"x": 1},),
+                              "players": ("a", "b"), "fairness": (Fairness("s", "c"),),
+                              "result": {"winner": 0}, "extra": {"k": "v"}}
+    assert set(values) == {f.name for f in dataclasses.fields(MatchRecord)}
+    rec = MatchRecord(**values)
+    new = rec.with_action(Play(1, parse_card("KC"), cards("AD AH")))
+    for f in dataclasses.fields(MatchRecord):
+        if f.name != "actions":
+            assert getattr(new, f.name) is values[f.name], f.name
+    assert new.actions[:1] == values["actions"] and len(new.actions) == 2
+
 # --- replay -----------------------------------------------------------------------------------------
 
 
