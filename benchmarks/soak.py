@@ -1,0 +1,337 @@
+"""A soak: a long run of a churning site, for what the collector's freezes leave behind.
+
+Usage (the defaults are about 10 minutes at 300 actions/s):
+
+    python benchmarks/soak.py --minutes 10 --rate 300 --tables 200
+    python benchmarks/soak.py --minutes 2 --rate 100 --tables 50          # short
+    DINERI_GC_THAW_OBJECTS=0 python benchmarks/soak.py ...                # no thaw (to compare)
+
+It starts a real ``dineri serve`` (SQLite in a temporary folder) wrapped so that it answers two
+signals, and drives it from this process over the real protocol: ``--tables`` slots each play
+1v1 Chkobba matches (to 11 points, one game: a few hundred actions) one after another; each
+match's players and table are new (REST: two guests, a table, two seats, a start), its two
+sockets open, play legal moves (``benchmarks/load.py``'s ``choose``), and close when it is over;
+one action in 50 a seat closes its socket and reconnects (``hello`` with its last event). Actions
+go out open loop at ``--rate`` a second over all tables (a table has one in flight at a time).
+
+Every ``--every`` seconds it prints a sample of the server: RSS (MiB), CPU seconds, the
+frozen objects (``gc.get_freeze_count()``: it walks the frozen list, so sampled rarely), the
+freezes and thaws so far (``gcpause.Freezer``), the old generation's size; with actions/s,
+matches finished and the load average. At the end, with every client gone and the server idle,
+the server does ``gc.collect()`` (ordinary garbage), then ``gc.unfreeze(); gc.collect()``: what
+the second one finds unreachable was frozen and died in a cycle, i.e. **leaked** for as long as
+the process lives (printed with its most common types, and how long that collection took).
+The server's ``gc pauses`` line (its log) follows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.load import choose, cpu_seconds, free_port, rss_kib, stop, wait_healthy  # noqa: E402
+
+RECONNECT_EVERY = 50  # one action in this many: a seat drops its socket and resumes
+
+
+# --- inside the server process --------------------------------------------------------------------
+
+def serve(port: int, out: Path) -> None:
+    """``dineri serve`` on ``port``, with SIGUSR1: append a sample line (JSON) to ``out``, and
+    SIGUSR2: append the leak measure (below). Both run on the main thread, between callbacks of the
+    event loop (Python runs signal handlers there), so no action is half done."""
+    import gc
+
+    from dineri.server import gcpause
+    from dineri.server.cli import cmd_serve
+
+    def freezer() -> Any:
+        return next((c for c in gc.callbacks if isinstance(c, gcpause.Freezer)), None)
+
+    def write(doc: dict[str, Any]) -> None:
+        with open(out, "a") as f:
+            f.write(json.dumps(doc) + "\n")
+
+    def sample(signum: int, frame: Any) -> None:
+        fz = freezer()
+        t0 = time.perf_counter()
+        frozen = gc.get_freeze_count()
+        write({"kind": "sample", "frozen": frozen, "count_ms": round((time.perf_counter() - t0) * 1e3, 1),
+               "old": len(gc.get_objects(2)), "freezes": fz.freezes if fz else None,
+               "thaws": fz.thaws if fz is not None and hasattr(fz, "thaws") else None,
+               "estimate": getattr(fz, "frozen_since_thaw", None)})
+
+    def leak(signum: int, frame: Any) -> None:
+        plain = gc.collect()  # ordinary garbage, not frozen
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # keep what it finds, to say what it was
+        t0, c0 = time.perf_counter(), time.thread_time()
+        leaked = gc.collect()
+        ms, cpu_ms = (time.perf_counter() - t0) * 1e3, (time.thread_time() - c0) * 1e3
+        gc.set_debug(0)
+        kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        gc.garbage.clear()
+        gc.collect()
+        gc.freeze()
+        write({"kind": "leak", "plain_garbage": plain, "frozen_before": frozen, "leaked": leaked,
+               "full_ms": round(ms, 1), "full_cpu_ms": round(cpu_ms, 1),
+               "alive_after": len(gc.get_objects()) + gc.get_freeze_count(),
+               "top": kinds.most_common(12)})
+
+    signal.signal(signal.SIGUSR1, sample)
+    signal.signal(signal.SIGUSR2, leak)
+    cmd_serve(argparse.Namespace(host="127.0.0.1", port=port))
+
+
+# --- the clients ------------------------------------------------------------------------------------
+
+class Seat:
+    def __init__(self, n: int) -> None:
+        self.n, self.ws, self.view, self.seq = n, None, None, -1
+        self.reader: asyncio.Task[None] | None = None
+
+
+class Soak:
+    """``tables`` slots playing matches one after another, actions paced at ``rate``/s."""
+
+    def __init__(self, base: str, rate: float, tables: int) -> None:
+        self.base, self.rate, self.tables = base, rate, tables
+        self.ws_base = "ws" + base[4:]
+        self.permits = asyncio.Semaphore(0)
+        self.stopping = False
+        self.actions = self.matches = self.reconnects = self.errors = self.timeouts = 0
+        self.rng = random.Random(7)
+
+    async def pace(self) -> None:
+        start, released = time.perf_counter(), 0
+        while not self.stopping:
+            due = int((time.perf_counter() - start) * self.rate) - released
+            for _ in range(max(0, due)):
+                released += 1
+                if self.permits._value < self.rate * 0.05:  # nobody ready: the permit is missed
+                    self.permits.release()
+            await asyncio.sleep(0.002)
+        for _ in range(self.tables):
+            self.permits.release()
+
+    async def new_match(self, http: Any, i: int) -> tuple[str, list[str]]:
+        tokens = []
+        for n in (0, 1):
+            r = await http.post("/api/players", json={"name": f"Soak {i}.{n}"})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+        http.cookies.clear()
+        auth = [{"Authorization": f"Bearer {tok}"} for tok in tokens]
+        r = await http.post("/api/tables", headers=auth[0], json={
+            "game": "chkobba", "options": {"seats": 2, "target": 11, "best_of": 1},
+            "public": False, "clock": 0})
+        r.raise_for_status()
+        tid, code = r.json()["id"], r.json()["code"]
+        for n in (0, 1):
+            (await http.post(f"/api/tables/{tid}/seats", headers=auth[n],
+                             json={"seat": n, "code": code})).raise_for_status()
+        (await http.post(f"/api/tables/{tid}/start", headers=auth[0], json={})).raise_for_status()
+        http.cookies.clear()
+        return tid, tokens
+
+    async def connect(self, tid: str, token: str, s: Seat, changed: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+
+        s.ws = await connect(f"{self.ws_base}/ws/tables/{tid}?token={token}", max_size=2**22,
+                             open_timeout=60, ping_interval=None)
+        s.view = None
+        await s.ws.send(json.dumps({"type": "hello", "last_event": s.seq if s.seq >= 0 else None}))
+
+        async def read(ws: Any) -> None:
+            with contextlib.suppress(Exception):
+                async for raw in ws:
+                    f = json.loads(raw)
+                    kind = f.get("type")
+                    if kind == "view":
+                        s.view, s.seq = f.get("view") or {}, f["seq"]
+                    elif kind == "update" and s.view is not None:
+                        s.view.update(f.get("view") or {})
+                        s.seq = f["seq"]
+                    elif kind == "error":
+                        self.errors += 1
+                    changed.set()
+        s.reader = asyncio.get_running_loop().create_task(read(s.ws))
+
+    async def until(self, cond: Any, changed: asyncio.Event, timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while not cond():
+            changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), left)
+        return True
+
+    async def slot(self, http: Any, i: int) -> None:
+        n = 0
+        while not self.stopping:
+            tid, tokens = await self.new_match(http, i * 100_000 + n)
+            n += 1
+            seats, changed = [Seat(0), Seat(1)], asyncio.Event()
+            for s in seats:
+                await self.connect(tid, tokens[s.n], s, changed)
+            await self.until(lambda seats=seats: all(s.view is not None for s in seats), changed, 60)
+            while not self.stopping:
+                if any(s.view is not None and s.view.get("phase") == "over" for s in seats):
+                    self.matches += 1
+                    break
+                move = next(((s, a) for s in seats if s.view is not None
+                             and (a := choose(s.view, s.n)) is not None), None)
+                if move is None:  # nobody to move yet (a view in flight)
+                    if not await self.until(lambda seats=seats: any(
+                            s.view is not None and choose(s.view, s.n) for s in seats), changed):
+                        self.timeouts += 1
+                        break
+                    continue
+                await self.permits.acquire()
+                if self.stopping:
+                    break
+                s, action = move
+                before = max(x.seq for x in seats)
+                await s.ws.send(json.dumps({"type": "action", "id": f"s{self.actions}", "action": action}))
+                self.actions += 1
+                if not await self.until(lambda seats=seats, b=before: min(x.seq for x in seats) > b, changed):
+                    self.timeouts += 1
+                    break
+                if self.rng.randrange(RECONNECT_EVERY) == 0:  # a dropped socket resumes
+                    r = seats[self.rng.randrange(2)]
+                    await r.ws.close()
+                    if r.reader is not None:
+                        await r.reader
+                    await self.connect(tid, tokens[r.n], r, changed)
+                    self.reconnects += 1
+                    await self.until(lambda r=r: r.view is not None, changed, 30)
+            for s in seats:
+                with contextlib.suppress(Exception):
+                    await s.ws.close()
+                if s.reader is not None:
+                    with contextlib.suppress(Exception):
+                        await s.reader
+
+
+def signal_and_read(pid: int, sig: int, out: Path, kind: str, timeout: float = 60.0) -> dict[str, Any]:
+    """Signal the server and wait for its next ``kind`` line in ``out``."""
+    seen = out.read_text().count("\n") if out.exists() else 0
+    os.kill(pid, sig)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lines = out.read_text().splitlines() if out.exists() else []
+        for line in lines[seen:]:
+            doc = json.loads(line)
+            if doc.get("kind") == kind:
+                return dict(doc)
+        time.sleep(0.1)
+    raise TimeoutError(f"no {kind} from the server")
+
+
+async def run(args: argparse.Namespace) -> None:
+    import httpx
+
+    tmp = Path(tempfile.mkdtemp(prefix="dineri-soak-"))
+    out, log = tmp / "gc.jsonl", tmp / "dineri.log"
+    port = free_port()
+    env = {**os.environ, "DINERI_DATABASE_URL": f"sqlite:///{tmp / 'soak.db'}",
+           "DINERI_GUESTS_PER_MINUTE": "0",
+           "DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": "WARNING",
+           "DINERI_CONNECTIONS_PER_ADDRESS": "0", "DINERI_SECRET_KEY": os.urandom(16).hex()}
+    with open(log, "ab") as f:
+        proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--out", str(out)],
+                                cwd=ROOT, env=env, stdout=f, stderr=f)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base + "/healthz", proc)
+        time.sleep(1.0)
+        soak = Soak(base, args.rate, args.tables)
+        first = signal_and_read(proc.pid, signal.SIGUSR1, out, "sample")
+        print(f"start: RSS {rss_kib(proc.pid) / 1024:.1f} MiB, frozen {first['frozen']:,}, "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"{'min':>5} {'RSS MiB':>8} {'CPU s':>7} {'frozen':>9} {'old':>6} {'freezes':>7} {'thaws':>5} "
+              f"{'act/s':>6} {'matches':>7} {'reconn':>6} {'err':>4} {'tmo':>4} {'load1':>5}", flush=True)
+        limits = httpx.Limits(max_connections=args.tables, max_keepalive_connections=args.tables)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+            pacer = asyncio.get_running_loop().create_task(soak.pace())
+            slots = [asyncio.get_running_loop().create_task(soak.slot(http, i)) for i in range(args.tables)]
+            t0, last_actions, last_t = time.monotonic(), 0, time.monotonic()
+            end = t0 + args.minutes * 60
+            while time.monotonic() < end:
+                await asyncio.sleep(min(args.every, max(0.0, end - time.monotonic())))
+                s = await asyncio.to_thread(signal_and_read, proc.pid, signal.SIGUSR1, out, "sample")
+                now = time.monotonic()
+                rate = (soak.actions - last_actions) / (now - last_t)
+                last_actions, last_t = soak.actions, now
+                print(f"{(now - t0) / 60:5.1f} {rss_kib(proc.pid) / 1024:8.1f} {cpu_seconds(proc.pid):7.1f} "
+                      f"{s['frozen']:9,} {s['old']:6,} {s['freezes']:7} "
+                      f"{s['thaws'] if s['thaws'] is not None else '-':>5} "
+                      f"{rate:6.0f} {soak.matches:7} {soak.reconnects:6} {soak.errors:4} {soak.timeouts:4} "
+                      f"{os.getloadavg()[0]:5.1f}", flush=True)
+            soak.stopping = True
+            await pacer
+            for t in slots:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(t, 30)
+        time.sleep(3.0)  # every socket closed, the server idle
+        s = signal_and_read(proc.pid, signal.SIGUSR1, out, "sample")
+        print(f"idle: RSS {rss_kib(proc.pid) / 1024:.1f} MiB, frozen {s['frozen']:,} "
+              f"(+{s['frozen'] - first['frozen']:,} "
+              f"over the run), freezes {s['freezes']}, thaws {s['thaws']}", flush=True)
+        lk = signal_and_read(proc.pid, signal.SIGUSR2, out, "leak", 120)
+        print(f"leak: after gc.collect() ({lk['plain_garbage']} ordinary garbage), "
+              f"gc.unfreeze(); gc.collect() "
+              f"found {lk['leaked']:,} unreachable objects (of {lk['frozen_before']:,} frozen); that "
+              f"collection took {lk['full_ms']} ms ({lk['full_cpu_ms']} ms CPU); RSS now "
+              f"{rss_kib(proc.pid) / 1024:.1f} MiB", flush=True)
+        print("leaked types:", ", ".join(f"{k} {v}" for k, v in lk["top"]), flush=True)
+    finally:
+        stop(proc)
+        for line in log.read_text(errors="replace").splitlines():
+            if '"gc pauses"' in line:
+                doc = json.loads(line)
+                keep = ("collections", "max_ms", "total_ms", "over_10ms", "by_generation",
+                        "max_cpu_ms_by_generation", "freezes", "thaws", "thawed", "thaw_max_ms",
+                        "thaw_max_cpu_ms")
+                print("gc pauses:", json.dumps({k: doc[k] for k in keep if k in doc}), flush=True)
+                late = doc.get("loop_late", {})
+                print("loop late:", json.dumps({k: late.get(k) for k in ("max_ms", "over_10ms")}))
+        print(f"log: {log}", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--minutes", type=float, default=10.0)
+    p.add_argument("--rate", type=float, default=300.0, help="actions/s over all tables")
+    p.add_argument("--tables", type=int, default=200,
+                   help="tables playing at once (each a match after another)")
+    p.add_argument("--every", type=float, default=60.0, help="seconds between samples")
+    p.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--out", type=Path, default=None, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.serve is not None:
+        serve(args.serve, args.out)
+        return
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
