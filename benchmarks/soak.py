@@ -103,7 +103,9 @@ def serve(port: int, out: Path) -> None:
 
 class Seat:
     def __init__(self, n: int) -> None:
-        self.n, self.ws, self.view, self.seq = n, None, None, -1
+        self.n, self.seq = n, -1
+        self.ws: Any = None
+        self.view: dict[str, Any] | None = None
         self.reader: asyncio.Task[None] | None = None
 
 
@@ -116,6 +118,7 @@ class Soak:
         self.permits = asyncio.Semaphore(0)
         self.stopping = False
         self.actions = self.matches = self.reconnects = self.errors = self.timeouts = 0
+        self.error_codes: collections.Counter[str] = collections.Counter()
         self.rng = random.Random(7)
 
     async def pace(self) -> None:
@@ -170,6 +173,7 @@ class Soak:
                         s.seq = f["seq"]
                     elif kind == "error":
                         self.errors += 1
+                        self.error_codes[str(f.get("code"))] += 1
                     changed.set()
         s.reader = asyncio.get_running_loop().create_task(read(s.ws))
 
@@ -291,6 +295,8 @@ async def run(args: argparse.Namespace) -> None:
             for t in slots:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(t, 30)
+        print(f"{soak.actions:,} actions, {soak.matches:,} matches finished, {soak.reconnects:,} resumes; "
+              f"errors by code: {dict(soak.error_codes)}", flush=True)
         time.sleep(3.0)  # every socket closed, the server idle
         s = signal_and_read(proc.pid, signal.SIGUSR1, out, "sample")
         print(f"idle: RSS {rss_kib(proc.pid) / 1024:.1f} MiB, frozen {s['frozen']:,} "

@@ -64,6 +64,9 @@ class Settings(BaseSettings):
                                                                  "its hello; 0 = none")
     gc_tuning: bool = Field(default=True, description="gc.freeze() after start-up and higher collector "
                                                       "thresholds (issue 8 item 5; off: CPython's defaults)")
+    gc_thaw_minutes: float = Field(default=30.0, ge=0, description="minutes between thaws of what the "
+                                   "collector tuning froze at most (unfreeze, one full collection, freeze "
+                                   "again: frees what died in a cycle while frozen); 0 = never (it leaks)")
     # Accounts (issue 14, docs/accounts.md).
     logins_per_minute: int = Field(default=10, ge=0, description="sign-in attempts per address a minute")
     login_failures_per_account: int = Field(default=10, ge=0,

@@ -70,22 +70,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await services.tables.start()  # loading a table also restarts its computer players
         freezer = None
         if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
-            freezer = gcpause.tune(collect=True if migrated else None)  # Alembic leaves garbage
+            freezer = gcpause.tune(collect=True if migrated else None,  # Alembic leaves garbage
+                                   thaw_every=settings.gc_thaw_minutes * 60.0)
         else:
             gcpause.release()
         pauses = gcpause.Pauses()  # from here on: the pauses of serving, not tune()'s own collection
         pauses.install()
         stalls = gcpause.LoopStalls()  # every stall of the loop, whatever its cause
         stalls.start()
+        thawer = None
+        if freezer is not None and freezer.thaw_every > 0:  # frozen objects dead in a cycle: freed
+            thawer = asyncio.get_running_loop().create_task(gcpause.thaw_when_quiet(
+                freezer, lambda: any(s.lock.locked() for s in services.tables.sessions.values())))
         log.info("ready", extra={"tables_loaded": len(services.tables.sessions),
                                  "fanout": "redis" if settings.redis_url else "local"})
         yield
         pauses.remove()
         stalls.stop()
+        if thawer is not None:
+            thawer.cancel()
         if freezer is not None:
             freezer.remove()
         log.warning("gc pauses", extra={**pauses.summary(), "tuned": settings.gc_tuning,
                                         "freezes": freezer.freezes if freezer else 0,
+                                        **(freezer.thaw_summary() if freezer else {}),
                                         "loop_late": stalls.summary()})
         await bots.stop()
         await services.tables.stop()

@@ -15,10 +15,19 @@ per seated socket). So, after start-up (:func:`tune`):
   it is frozen too, so the old generations never grow to a long pause.
   In steady play those collections are quick and nothing is frozen; a burst of new sockets or
   tables freezes once. The price: an object frozen this way that later dies *in a reference
-  cycle* is never freed (an acyclic one is freed as usual by its reference count). Measured:
-  sockets that close and finished tables that are evicted leave no cyclic garbage (the
-  session's Frames holds it through a weak proxy; ``tests/server/test_gc.py``), and a
-  benchmarks/load.py run left about a hundred objects.
+  cycle* is never freed (an acyclic one is freed as usual by its reference count). Sockets that
+  close and finished tables that are evicted leave no cyclic garbage themselves (the session's
+  Frames holds it through a weak proxy; ``tests/server/test_gc.py``), but a churning site does:
+  in 10 minutes of benchmarks/soak.py (300 actions/s, 200 tables at a time, 640 matches over,
+  sockets dropping and resuming) the Freezer froze 400 times and 71,000 frozen objects died in
+  cycles (mostly SQLAlchemy expression objects: tuples, dicts, ``Column``, ``BindParameter``),
+  never to be freed: about 7,000 a minute, for as long as the process lives.
+- so the Freezer also *thaws* (:meth:`Freezer.thaw`, run by :func:`thaw_when_quiet` on the
+  server's loop): ``gc.unfreeze(); gc.collect(); gc.freeze()`` when it froze an estimated
+  :data:`THAW_OBJECTS` since the last thaw, at most every :data:`THAW_EVERY` seconds
+  (``DINERI_GC_THAW_MINUTES``), at a moment with no action in flight (or anyway after
+  :data:`THAW_GRACE` more seconds). One pause over the whole heap every few minutes instead of
+  a leak for the life of the process.
 
 ``dineri serve`` calls :func:`hold` first: no collection runs while the server imports and
 builds itself (about 0.13 s of collections over a heap that is all kept anyway), and
@@ -35,6 +44,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("dineri.gc")
@@ -48,6 +58,18 @@ FREEZE_AFTER_MS = 3.0
 #: Objects in the old generation from which a middle or full collection freezes them (a full
 #: collection of 20,000 takes about 8 ms of CPU here).
 OLD_LIMIT = 20_000
+#: Estimated objects frozen by :class:`Freezer` since the last thaw from which it thaws.
+THAW_OBJECTS = 200_000
+#: Seconds between thaws at least (``DINERI_GC_THAW_MINUTES``, 30 by default): each is one
+#: collection of the whole heap, so its pause grows with what the server holds (1.1 s of CPU for
+#: 1.27 million objects: 400 sockets and ten minutes of finished tables, benchmarks/soak.py),
+#: while what it frees grows with the time since the last (about 7,000 objects a minute at 300
+#: actions/s of churn): rare thaws, a bounded leak.
+THAW_EVERY = 1800.0
+#: Seconds a due thaw waits for a quiet moment before it runs anyway.
+THAW_GRACE = 120.0
+THAW_CHECK = 5.0  # seconds between checks for a due thaw
+QUIET_LATE_MS = 5.0  # a check waking this late found the loop busy
 SLOW_MS = 10.0  # a pause at least this long is counted apart
 
 
@@ -211,29 +233,87 @@ class Freezer:
     """A ``gc.callbacks`` hook: after a collection of the middle or old generation that took at
     least ``after_ms`` of the collecting thread's CPU time, or that left the old generation
     holding ``old_limit`` objects or more, ``gc.freeze()`` (what survived is never walked
-    again). ``freezes``: how many times."""
+    again). ``freezes``: how many times.
 
-    def __init__(self, after_ms: float = FREEZE_AFTER_MS, old_limit: int = OLD_LIMIT) -> None:
+    What it froze and later dies in a reference cycle is never collected (a leak for the life of
+    the process), so it also *thaws* (:meth:`thaw`: ``gc.unfreeze(); gc.collect(); gc.freeze()``,
+    one full collection of the whole heap) when :meth:`thaw_due` says so: it froze an estimated
+    ``thaw_objects`` objects or more since the last thaw (``frozen_since_thaw``: the old
+    generation's size at each freeze, summed; an over-estimate, as most of them are still alive
+    or die acyclically), and ``thaw_every`` seconds or more passed since the last thaw (or the
+    start), and the server is quiet, or it has not been for :data:`THAW_GRACE` seconds more
+    (the bound holds under a load that never stops). ``thaw_every`` 0: never.
+    ``clock``: seconds (monotonic), for tests."""
+
+    def __init__(self, after_ms: float = FREEZE_AFTER_MS, old_limit: int = OLD_LIMIT, *,
+                 thaw_objects: int = THAW_OBJECTS, thaw_every: float = THAW_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.after_ms = after_ms
         self.old_limit = old_limit
+        self.thaw_objects = thaw_objects
+        self.thaw_every = thaw_every
         self.freezes = 0
+        self.frozen_since_thaw = 0
+        self.thaws = 0
+        self.thaw_max_ms = 0.0  # the longest thaw, wall clock and CPU
+        self.thaw_max_cpu_ms = 0.0
+        self.thawed = 0  # objects the thaws found unreachable (what would have leaked), summed
+        self._clock = clock
+        self._last_thaw = clock()
+        self._thawing = False
         self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._cpu = time.thread_time()
             return
-        if int(info.get("generation", 0)) < 1:
+        if int(info.get("generation", 0)) < 1 or self._thawing:
             return
         # The old generation's size: listing it costs about as much as walking it, and the
         # freeze keeps it under old_limit, so this stays small (a middle collection moved its
         # survivors there: without this, many quick ones could grow it to one long full pause).
-        if ((time.thread_time() - self._cpu) * 1000.0 >= self.after_ms
-                or len(gc.get_objects(2)) >= self.old_limit):
+        old = len(gc.get_objects(2))
+        if (time.thread_time() - self._cpu) * 1000.0 >= self.after_ms or old >= self.old_limit:
             # Safe here: the collection is over, its lists are no longer walked. (Not counted with
             # gc.get_freeze_count(): that walks the whole frozen list, tens of ms for a million.)
             gc.freeze()
             self.freezes += 1
+            self.frozen_since_thaw += old  # the young generations are empty after this collection
+
+    def thaw_due(self, quiet: bool) -> bool:
+        """Whether to :meth:`thaw` now (rules in the class docstring); ``quiet``: no action in
+        flight and the event loop idle."""
+        if self.thaw_every <= 0 or self.frozen_since_thaw < self.thaw_objects:
+            return False
+        waited = self._clock() - self._last_thaw
+        return waited >= self.thaw_every and (quiet or waited >= self.thaw_every + THAW_GRACE)
+
+    def thaw(self) -> int:
+        """``gc.unfreeze(); gc.collect(); gc.freeze()``: frees what died in a cycle while frozen,
+        then freezes what is alive again (one pause over the whole heap: about 0.9 ms of CPU per
+        1,000 objects here, benchmarks/soak.py); returns the objects found unreachable."""
+        self._thawing = True  # its own full collection must not count as a freeze
+        t0, cpu0 = time.perf_counter(), time.thread_time()
+        try:
+            gc.unfreeze()
+            found = gc.collect()
+            gc.freeze()
+        finally:
+            self._thawing = False
+        self.thaw_max_ms = max(self.thaw_max_ms, (time.perf_counter() - t0) * 1000.0)
+        self.thaw_max_cpu_ms = max(self.thaw_max_cpu_ms, (time.thread_time() - cpu0) * 1000.0)
+        self.thaws += 1
+        self.thawed += found
+        self.frozen_since_thaw = 0
+        self._last_thaw = self._clock()
+        return found
+
+    def thaw_summary(self) -> dict[str, Any]:
+        """``thaws``, ``thawed`` (objects they found unreachable), ``thaw_max_ms`` and
+        ``thaw_max_cpu_ms`` (the longest), ``frozen_since_thaw`` (the estimate)."""
+        return {"thaws": self.thaws, "thawed": self.thawed, "thaw_max_ms": round(self.thaw_max_ms, 1),
+                "thaw_max_cpu_ms": round(self.thaw_max_cpu_ms, 1),
+                "frozen_since_thaw": self.frozen_since_thaw}
 
     def install(self) -> None:
         """Start freezing (idempotent)."""
@@ -246,9 +326,27 @@ class Freezer:
             gc.callbacks.remove(self)
 
 
-def tune(thresholds: tuple[int, int, int] = THRESHOLDS, *, collect: bool | None = None) -> Freezer:
+async def thaw_when_quiet(freezer: Freezer, busy: Callable[[], bool], every: float = THAW_CHECK) -> None:
+    """Check every ``every`` seconds whether ``freezer`` should thaw, and thaw it (a task of the
+    server's loop, cancelled at shutdown). Quiet: ``busy()`` false (no action in flight) and this
+    check woke less than :data:`QUIET_LATE_MS` late (the loop had nothing else to run)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t = loop.time()
+        await asyncio.sleep(every)
+        late_ms = (loop.time() - t - every) * 1000.0
+        if freezer.thaw_due(late_ms < QUIET_LATE_MS and not busy()):
+            estimated = freezer.frozen_since_thaw
+            found = freezer.thaw()
+            log.info("gc thawed", extra={"unreachable": found, "estimated_frozen": estimated,
+                                         "ms": round(freezer.thaw_max_ms, 1), "thaws": freezer.thaws})
+
+
+def tune(thresholds: tuple[int, int, int] = THRESHOLDS, *, collect: bool | None = None,
+         thaw_every: float = THAW_EVERY) -> Freezer:
     """After start-up: freeze what is alive (``gc.freeze``), set ``thresholds``, install a
-    :class:`Freezer`, collector on; returns the freezer (``remove()`` it to stop).
+    :class:`Freezer` (thawing at most every ``thaw_every`` seconds, 0: never), collector on;
+    returns the freezer (``remove()`` it to stop; :func:`thaw_when_quiet` runs its thaws).
 
     A full collection comes first when ``collect`` says so; by default (``None``) unless
     :func:`hold` kept the collector off since the process began (then there is next to no
@@ -258,7 +356,7 @@ def tune(thresholds: tuple[int, int, int] = THRESHOLDS, *, collect: bool | None 
         gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
-    freezer = Freezer()
+    freezer = Freezer(thaw_every=thaw_every)
     freezer.install()
     log.info("gc tuned", extra={"frozen": gc.get_freeze_count(), "thresholds": list(thresholds),
                                 "collected_first": bool(collect if collect is not None else not _held)})

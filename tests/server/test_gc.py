@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,97 @@ def test_a_large_old_generation_is_frozen_however_quick() -> None:
         gc.unfreeze()
 
 
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self  # a reference cycle: only the cyclic collector frees it
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_thaw_frees_what_died_in_a_cycle_while_frozen_and_freezes_the_living_again() -> None:
+    freezer = gcpause.Freezer(after_ms=0.0, old_limit=10**9)
+    try:
+        gc.collect()
+        gc.freeze()  # the test process's own heap out of the way
+        gc.disable()
+        freezer.install()
+        doomed = [_Cycle() for _ in range(1_000)]
+        alive = [_Cycle() for _ in range(500)]
+        gc.collect(1)  # "slow" (after_ms 0): what survived is frozen
+        assert freezer.freezes == 1 and freezer.frozen_since_thaw >= len(doomed) + len(alive)
+        watch = weakref.ref(doomed[0])
+        del doomed
+        gc.collect()
+        assert watch() is not None  # dead in a cycle while frozen: the collector never sees it
+        freezes, frozen = freezer.freezes, gc.get_freeze_count()
+        assert freezer.thaw() >= 1_000 and watch() is None
+        assert freezer.thaws == 1 and freezer.thawed >= 1_000 and freezer.frozen_since_thaw == 0
+        assert freezer.freezes == freezes  # its own full collection is not a freeze
+        assert gc.get_freeze_count() <= frozen - 1_000  # the living frozen again, the dead gone
+        assert not any(o is alive[0] for g in range(3) for o in gc.get_objects(g))
+    finally:
+        gc.enable()
+        freezer.remove()
+        gc.unfreeze()
+
+
+def test_a_thaw_is_due_after_enough_freezing_and_time_at_a_quiet_moment_or_after_the_grace() -> None:
+    clock = _Clock()
+    freezer = gcpause.Freezer(thaw_objects=100, thaw_every=60.0, clock=clock)
+    freezer.frozen_since_thaw = 99
+    clock.now += 10_000
+    assert not freezer.thaw_due(quiet=True)  # too little frozen, however long ago
+    freezer.frozen_since_thaw = 100
+    assert freezer.thaw_due(quiet=True)
+    freezer.thaw()  # resets the estimate and the time
+    freezer.frozen_since_thaw = 10**6
+    clock.now += 59
+    assert not freezer.thaw_due(quiet=True)  # at most every thaw_every seconds
+    clock.now += 1
+    assert freezer.thaw_due(quiet=True) and not freezer.thaw_due(quiet=False)  # busy: it waits
+    clock.now += gcpause.THAW_GRACE
+    assert freezer.thaw_due(quiet=False)  # ... but not for ever
+    never = gcpause.Freezer(thaw_objects=0, thaw_every=0.0, clock=clock)
+    never.frozen_since_thaw = 10**9
+    clock.now += 10**6
+    assert not never.thaw_due(quiet=True)  # 0: never
+
+
+def test_the_thaw_task_waits_for_a_quiet_server_within_the_grace() -> None:
+    clock = _Clock()
+    freezer = gcpause.Freezer(thaw_objects=1, thaw_every=60.0, clock=clock)
+    freezer.frozen_since_thaw = 5
+    checks = 0
+
+    def busy() -> bool:  # always an action in flight; counts the checks
+        nonlocal checks
+        checks += 1
+        return True
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(gcpause.thaw_when_quiet(freezer, busy, every=0.0))
+        clock.now += 60.0
+        while checks < 20:
+            await asyncio.sleep(0)
+        assert freezer.thaws == 0  # due, but the server is busy
+        clock.now += gcpause.THAW_GRACE
+        while freezer.thaws == 0 and checks < 10_000:
+            await asyncio.sleep(0)
+        task.cancel()
+        assert freezer.thaws == 1 and freezer.frozen_since_thaw == 0
+
+    try:
+        asyncio.run(main())
+    finally:
+        gc.unfreeze()
+
+
 def test_a_stall_of_the_loop_is_seen() -> None:
     async def run() -> dict:
         stalls = gcpause.LoopStalls(every=0.005)
@@ -167,7 +259,7 @@ def test_the_server_tunes_after_start_up_and_reports_its_pauses(tmp_path: Path) 
     tuned = _lines(srv.log_path, "gc tuned")
     assert tuned and tuned[-1]["frozen"] > 1000 and tuned[-1]["thresholds"] == list(gcpause.THRESHOLDS)
     report = _lines(srv.log_path, "gc pauses")
-    assert report and report[-1]["tuned"] is True
+    assert report and report[-1]["tuned"] is True and report[-1]["thaws"] == 0  # none due yet
     # Counted from after tune(): its own full collection is not a pause of serving.
     assert report[-1]["by_generation"][2] == 0
 
