@@ -45,6 +45,10 @@ class Fanout:
         self._channel_used(channel)
         return unsubscribe
 
+    def listeners(self, channel: str) -> int:
+        """How many local subscribers ``channel`` has now."""
+        return len(self._subs.get(channel, ()))
+
     def _channel_used(self, channel: str) -> None:
         """Hook: a local subscriber appeared on ``channel``."""
 

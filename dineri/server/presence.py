@@ -39,6 +39,7 @@ class Presence:
     away: set[int]
     announced_away: set[int]
     connections: dict[int, int]
+    touched: float  # last use (monotonic s): the service evicts idle sessions by it
     _clock_tasks: dict[int, asyncio.Task[None]]  # seat -> its turn clock's task
     _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
     _clock_step: int  # the match's action count when the clocks were armed
@@ -164,6 +165,7 @@ class Presence:
         and its grace period starts (then its side forfeits, R33). Judged by the table's owner:
         told through the relay when another process owns the table."""
         async with self.lock:
+            self.touched = time.monotonic()  # a socket that comes back soon finds the session loaded
             await self._shared_count(seat, -1)
             left = self.connections.get(seat, 0) - 1
             if left > 0:

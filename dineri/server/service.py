@@ -31,6 +31,9 @@ from dineri.store.writer import Writer
 log = logging.getLogger("dineri.service")
 CLOCKS = (0, 15, 30, 60)
 EVICT_AFTER = 600.0  # seconds a finished table stays in memory after its last use
+# Seconds a session of a table another process writes stays loaded here after its last use
+# (issue 9 item 6: TableSession.idle_elsewhere); it reloads on the next use.
+EVICT_ELSEWHERE_AFTER = 30.0
 MAX_OPEN_TABLES = 3  # open (not started) tables one player may host at once
 CREATE_PER_MINUTE = 10  # tables one player may create per minute (this process)
 LOBBY_PER_HOST = 2  # open public tables of one host listed in the lobby (its most relevant two)
@@ -197,7 +200,23 @@ class TableService:
                 await self.load_due()
             except Exception:  # the database is away: poll again later
                 log.exception("loading due tables failed")
+            self.evict_elsewhere()
             await asyncio.sleep(DUE_EVERY)
+
+    def evict_elsewhere(self, idle: float = EVICT_ELSEWHERE_AFTER) -> int:
+        """Forget the sessions of tables another process writes that nothing here used for
+        ``idle`` seconds (:meth:`TableSession.idle_elsewhere`): their fan-out subscription ends,
+        so this process stops receiving and decoding each of their bundles (issue 9 item 6: a
+        process that created or listed a table started on the other one did so for the whole
+        match). They reload from storage if asked for again. Returns how many were dropped."""
+        now = time.monotonic()
+        gone = [tid for tid, sess in self.sessions.items() if sess.idle_elsewhere(now, idle)]
+        for tid in gone:
+            sess = self.sessions.pop(tid)
+            asyncio.get_running_loop().create_task(sess.close())
+        if gone:
+            log.debug("sessions of tables served elsewhere evicted", extra={"tables": len(gone)})
+        return len(gone)
 
     async def load_due(self) -> list[str]:
         """Load the matches in progress that are due within :data:`DUE_AHEAD` seconds and not

@@ -1013,6 +1013,26 @@ class TableSession(Presence):
                 await self._quarantine()
             return None
 
+    def idle_elsewhere(self, now: float, idle: float) -> bool:
+        """Whether this session only costs this process (issue 9 item 6): another process writes
+        the table (the session holds no lease and the match is in progress, or a bundle from
+        another process marked it stale), no socket or computer player of this process uses it
+        (nothing here but the session itself listens on the table's channel: a spectator's
+        socket too), nothing of it is under way (its lock, a presence change on its way to the
+        owner), and
+        nobody asked for it for ``idle`` seconds (``now``: ``time.monotonic()``). Such a session
+        (a table this process created or listed, then started on the owner) would otherwise
+        receive and decode every bundle of the table through Redis until the match ends."""
+        if self.fence is not None or self.connections or not (self.stale or self._in_progress()):
+            return False
+        if self.lock.locked() or (self._telling is not None and not self._telling.done()):
+            return False
+        if any(row.is_bot for row in self.seat_rows.values()):
+            return False  # its computers play through this session (they run where it is loaded)
+        if self.fanout.listeners(f"table:{self.id}") > (1 if self._unsubscribe is not None else 0):
+            return False  # a socket (seated or watching) or a computer of this process listens
+        return now - self.touched > idle
+
     async def close(self) -> None:
         """Stop the timers and the subscription (server shutdown)."""
         self._stop_timers()
