@@ -169,13 +169,18 @@ class ChkobbaMatch(GameMatch):
         return turn_of(self.state)  # not the whole spectator view: this runs on every action
 
     def auto_action(self, seat: int) -> Json | None:
-        """The turn clock's action (issue 3, item 5): in play, lay the lowest card of the hand
-        without capturing (lowest value, then suit order); cut at random, keep, refuse a redeal."""
+        """The turn clock's action (issue 3, item 5): in play, lay a card without capturing: the
+        lowest (value, then suit order) of those that could capture nothing on the table, so the
+        lay opens no missed-capture window (R19) for the next seat to claim; only when every card
+        of the hand could capture, the lowest of all (a trial found the clock's lay handing the
+        next seat a claim). Cut at random, keep, refuse a redeal."""
         st = self.state
         if self.to_act() != seat:
             return None
         if st.phase == "play" and st.deal is not None and st.deal.hands[seat]:
-            card = min(st.deal.hands[seat], key=lambda c: (VALUE[c], c))
+            hand, table = st.deal.hands[seat], st.deal.table
+            safe = [c for c in hand if not engine.can_capture(c, table)]
+            card = min(safe or hand, key=lambda c: (VALUE[c], c))
             return {"type": "play", "card": CODE[card]}
         if st.phase == "cut":
             return {"type": "cut"}

@@ -156,3 +156,32 @@ def test_to_act_is_the_views_turn_and_views_reuse_the_round_documents() -> None:
     assert all(x is y for x, y in zip(a["rounds"], b["rounds"], strict=True))
     a["rounds"].append({"changed": True})  # a caller's list is its own
     assert final.public_view()["rounds"] == b["rounds"]
+
+
+def test_the_clock_lays_a_card_that_opens_no_missed_capture_window() -> None:
+    """The turn clock's lay (issue 3 item 5) never captures, and it lays the lowest card that
+    could capture nothing (so the next seat gets no claim, R19); only a hand whose every card
+    could capture lays its lowest card (a trial saw the clock's lay hand the next seat a claim)."""
+    from dineri.engine import VALUE, can_capture, parse_card
+
+    def rank(code: str) -> tuple[int, int]:
+        c = parse_card(code)
+        return (VALUE[c], c)
+
+    both = 0
+    for seed in range(6):
+        _, seen = _play(seed, {"seats": 2, "target": 11, "best_of": 1})
+        for m in seen:
+            if m.over or m.phase != "play":
+                continue
+            (seat,) = m.waiting_for()
+            view = m.seat_view(seat)
+            hand, table = view["hand"], view["table"]
+            auto = m.auto_action(seat)
+            assert auto is not None and auto["type"] == "play" and "capture" not in auto
+            safe = [c for c in hand if not can_capture(parse_card(c), [parse_card(t) for t in table])]
+            assert auto["card"] == min(safe or hand, key=rank)
+            _, events = m.apply(seat, auto, auto=True)
+            assert all(e.get("capture") in (None, []) for e in events if e["type"] == "play")
+            both += bool(safe) and len(safe) < len(hand)
+    assert both > 20  # hands with cards of both kinds were seen, so the choice was tested

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from dineri.engine import VALUE, parse_card
+from dineri.engine import VALUE, can_capture, parse_card
 from tests.server.harness import Api, Client, Server, is_event, running
 
 pytestmark = pytest.mark.timeout(120)
@@ -40,11 +40,14 @@ def test_turn_clock_lays_the_lowest_card_without_capturing(quick: tuple[Server, 
         assert ev["auto"] is True and ev["capture"] == [] and ev["seat"] == 1
         cut, deal = _events(a, "cut")[0], _events(a, "deal")[0]
         assert cut["auto"] is True and deal["auto"] is True and deal["choice"] == "keep"
-        # The card laid was the lowest of seat 1's hand, as seat 1 saw it just before.
+        # The card laid was the lowest of seat 1's hand, as seat 1 saw it just before, among those
+        # that could capture nothing (no missed-capture window for the next seat, R19).
         seen = await b.wait_for(lambda f: f.get("event") == ev)
-        hand_before = next(f["view"]["hand"] for f in reversed(b.frames[:b.frames.index(seen)])
-                           if f["type"] == "view")
-        lowest = min(hand_before, key=lambda c: (VALUE[parse_card(c)], parse_card(c)))
+        before = next(f["view"] for f in reversed(b.frames[:b.frames.index(seen)])
+                      if f["type"] == "view")
+        on_table = [parse_card(t) for t in before["table"]]
+        safe = [c for c in before["hand"] if not can_capture(parse_card(c), on_table)]
+        lowest = min(safe or before["hand"], key=lambda c: (VALUE[parse_card(c)], parse_card(c)))
         assert ev["card"] == lowest
         # Stop the match; the record stores the clock's actions with "auto": true.
         await a.act({"type": "forfeit"})
