@@ -412,10 +412,16 @@
     var acting = toAct(v).indexOf(seat) >= 0;
     // Your own seat says "Your turn"; another's "To play" (never "his turn" on your own seat).
     if (acting) { badges.push(el("span", { class: "badge turn", text: seat === S.seat ? _("Your turn") : _("To play") })); }
+    var ownAway = info.away && seat === S.seat;
     if (info.away) {
       // An away player's side forfeits when the grace ends: its countdown (forfeit_at, epoch s).
-      badges.push(info.forfeit_at ? el("span", { class: "badge away", "data-forfeit-at": info.forfeit_at, text: _("Away") })
-        : el("span", { class: "badge away", text: _("Away") }));
+      // Your own seat speaks to you ("You are away: you forfeit in …", never "his side"); a page
+      // that is open is connected, so the clock made you away: say so, and how to come back.
+      var why = ownAway ? _("The clock played your turns for you. Make a move to come back.") : null;
+      var attrs = { class: "badge away" + (ownAway ? " own" : ""), text: ownAway ? _("You are away") : _("Away") };
+      if (info.forfeit_at) { attrs["data-forfeit-at"] = info.forfeit_at; }
+      if (why) { attrs.title = why; }
+      badges.push(el("span", attrs));
     }
     var rc = S.table.running_clock;
     var clock = rc && rc.seat === seat && v.phase !== "over";
@@ -429,6 +435,7 @@
     var r = rel(seat);
     var box = el("div", { class: "seat pos-" + position(r) + (acting ? " on-turn" : ""),
       "data-seat": seat, style: "order: " + (n() - r) }, [head]);
+    if (ownAway) { box.appendChild(el("div", { class: "away-why", text: why })); }
     if (clock && S.table.clock) {
       // The turn clock as a bar that runs down (tickClock sets its width and the 5 s warning).
       box.appendChild(el("div", { class: "clockbar", role: "presentation", "data-expires": rc.expires_at,
@@ -499,10 +506,12 @@
     });
     document.querySelectorAll(".badge.away[data-forfeit-at]").forEach(function (b) {
       var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-forfeit-at")) - now));
-      b.textContent = fmt(partners() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s"), { n: left });
+      var own = b.classList.contains("own");
+      b.textContent = fmt(own ? (partners() ? _("You are away: your side forfeits in {n} s") : _("You are away: you forfeit in {n} s"))
+        : (partners() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s")), { n: left });
     });
   }
-  setInterval(tickClock, 250);
+  setInterval(function () { tickClock(); if (TITLE !== undefined) { showTurnInTitle(); } }, 250);
 
   // The tab's title says when it is your turn while the page is in the background.
   var TITLE = document.title;
@@ -511,7 +520,13 @@
     var mine = !!S.view && seated() && toAct(S.view).indexOf(S.seat) >= 0;
     if (mine && !wasMine) { D.Sound.play("turn"); }
     wasMine = mine;
-    var t = mine && document.hidden ? "● " + _("Your turn") + " · " + TITLE : TITLE;
+    // With a turn clock, the seconds left too (tickClock calls this every 250 ms).
+    var rc = S.table && S.table.running_clock, left = null;
+    if (mine && rc && rc.seat === S.seat && rc.expires_at) {
+      left = Math.max(0, Math.round(parseFloat(rc.expires_at) - Date.now() / 1000));
+    }
+    var turn = left === null ? _("Your turn") : fmt(_("Your turn ({n} s)"), { n: left });
+    var t = mine && document.hidden ? "● " + turn + " · " + TITLE : TITLE;
     if (document.title !== t) { document.title = t; }
   }
   document.addEventListener("visibilitychange", showTurnInTitle);
