@@ -26,7 +26,9 @@ servers and nginx: on 2 cores, two server processes compete with the clients for
 its own cgroup with a CFS quota of FRACTION of one core (cgroup v1's ``cpu.cfs_quota_us`` under
 ``/sys/fs/cgroup/cpu``, or cgroup v2's ``cpu.max``; root needed), every ``--cpu-period-ms``
 (10 ms by default: a process throttled for the rest of a 100 ms period would stall up to
-100 × (1 − FRACTION) ms, which alone breaks p99 < 50 ms). The clients, nginx, PostgreSQL and
+100 × (1 − FRACTION) ms, which alone breaks p99 < 50 ms), with 16 times the default CPU weight
+so that it gets that budget when other work loads the machine (the quota is a cap, the weight
+the floor). The clients, nginx, PostgreSQL and
 Redis stay unconstrained. One process is then the bottleneck at its budget, and the ratio says
 whether two processes at the same budget each carry as much (the site scales out) or something
 they share (Redis's fan-out, PostgreSQL, the relay, nginx) holds them back. It shows scaling
@@ -65,6 +67,7 @@ from tests.multi.site import Site  # noqa: E402
 
 CGROUP_V1 = Path("/sys/fs/cgroup/cpu")
 CGROUP_V2_MOUNTS = (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/unified"))
+SHARES_V1, WEIGHT_V2 = 16384, 1600  # 16 times the default weight (1024; v2: 100)
 
 
 class CpuQuota:
@@ -102,8 +105,9 @@ class CpuQuota:
 
     def describe(self) -> str:
         """The quota as printed with the figures."""
+        weight = f"cpu.shares {SHARES_V1}" if self.version == 1 else f"cpu.weight {WEIGHT_V2}"
         return (f"{self.fraction:g} core per Dineri process (cgroup v{self.version} quota "
-                f"{self.quota_us} us every {self.period_us} us)")
+                f"{self.quota_us} us every {self.period_us} us, {weight})")
 
     def group(self, name: str) -> Path:
         """The group of ``name``, made with the quota on first use."""
@@ -112,11 +116,16 @@ class CpuQuota:
             path = self.root / f"dineri-bench-{os.getpid()}-{name}"
             path.mkdir(exist_ok=True)
             self.groups[name] = path
+            # A high weight as well: the quota caps the process, the weight makes sure it gets
+            # its budget when other work loads the machine (a group otherwise competes as one
+            # task of default weight, so at a load of 10 on 2 cores it got about 0.2 core).
             if self.version == 1:
                 (path / "cpu.cfs_period_us").write_text(str(self.period_us))
                 (path / "cpu.cfs_quota_us").write_text(str(self.quota_us))
+                (path / "cpu.shares").write_text(str(SHARES_V1))
             else:
                 (path / "cpu.max").write_text(f"{self.quota_us} {self.period_us}")
+                (path / "cpu.weight").write_text(str(WEIGHT_V2))
         return path
 
     def add(self, name: str, pids: list[int]) -> None:
@@ -190,11 +199,21 @@ def descendants(pid: int) -> list[int]:
 
 @dataclass
 class Snapshot:
-    """CPU seconds so far of each part of the site, at ``wall`` (monotonic seconds)."""
+    """CPU seconds so far of each part of the site (part -> pid -> seconds), at ``wall``
+    (monotonic seconds)."""
 
     wall: float
-    cpu: dict[str, float]
+    cpu: dict[str, dict[int, float]]
     throttle: dict[str, tuple[int, int]]
+
+    def total(self, part: str) -> float:
+        return sum(self.cpu.get(part, {}).values())
+
+    def used(self, before: Snapshot, part: str) -> float:
+        """CPU seconds ``part`` used since ``before``: per process, so one that exited meanwhile
+        (another engineer's PostgreSQL connection) counts nothing rather than less than zero."""
+        old = before.cpu.get(part, {})
+        return sum(now - old.get(pid, 0.0) for pid, now in self.cpu.get(part, {}).items())
 
 
 class SiteProcs:
@@ -229,16 +248,16 @@ class SiteProcs:
 
     def snapshot(self) -> None:
         """Record the CPU so far of every part of the site (:class:`Snapshot`)."""
-        def total(pids: list[int]) -> float:
-            out = 0.0
+        def total(pids: list[int]) -> dict[int, float]:
+            out = {}
             for pid in pids:
                 with contextlib.suppress(OSError):
-                    out += _cpu(pid)
+                    out[pid] = _cpu(pid)
             return out
         running = self.running()
         cpu = {svc: total(group_pids(pid)) for svc, pid in running.items()}
         nginx = self.site.nginx.proc
-        cpu["nginx"] = total(group_pids(nginx.pid)) if nginx is not None else 0.0
+        cpu["nginx"] = total(group_pids(nginx.pid)) if nginx is not None else {}
         cpu["redis"] = total(pids_named("redis-server"))
         cpu["postgres"] = total(pids_named("postgres"))
         site_pids = {p for pid in [*running.values(), *([nginx.pid] if nginx else [])]
@@ -255,8 +274,8 @@ class SiteProcs:
         actions = max(1.0, row.achieved * wall)  # the step's actions, warm-up included (as load.py)
         parts = []
         owned_all = sum(self.owned.values()) or 1
-        for name, now in b.cpu.items():
-            used = now - a.cpu.get(name, now)
+        for name in b.cpu:
+            used = b.used(a, name)
             part = f"{name} {used / wall:.2f} cores"
             if name in self.site.procs:
                 share = self.owned.get(name, 0) / owned_all
@@ -281,7 +300,7 @@ def cpu_seconds(pid: int) -> float:
     after each step)."""
     if pid == SiteProcs.PID and _site_procs is not None:
         _site_procs.snapshot()
-        return sum(_site_procs.snapshots[-1].cpu[svc] for svc in _site_procs.running())
+        return sum(_site_procs.snapshots[-1].total(svc) for svc in _site_procs.running())
     return _cpu(pid)
 
 
