@@ -57,6 +57,12 @@ def test_a_four_seat_table_fits_a_phone_in_arabic_and_english(browser: Any, serv
         assert page.locator("label.sd-hints").is_hidden()  # a spectator has no hand to mark
         line = page.locator("#scorebar .score-line").inner_text()
         assert " · " in line, line  # 'Round 1 · to 500 points', not 'Round 1  to 500 points'
+    # The rows' empty places name the ranks as the card names do: «ولد بنت شايب آس» in Arabic
+    # (not Latin J Q K A), J Q K A in English (phone trial, second round, item 2).
+    places = ("Array.from(document.querySelectorAll('.sd-row[data-suit=\"H\"] .slot.empty span'))"
+              ".map((s) => s.textContent)")
+    assert pages["ar"].evaluate(places)[-4:] == ["ولد", "بنت", "شايب", "آس"]
+    assert pages["en"].evaluate(places)[-4:] == ["J", "Q", "K", "A"]
     # The badge of a player who passed says it in English too, with the table's own word.
     assert pages["en"].evaluate("Dineri._('Jella')") == "Passed (jella)"
     # The round ends: its count opens inside the screen, in both languages.

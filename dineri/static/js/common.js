@@ -123,6 +123,11 @@
   var VALUES = { A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, Q: 8, J: 9, K: 10 };
 
   function cardName(code) { return CARD_NAMES[code] || code; }
+  // A rank alone (an empty place of Seven Diamonds' rows): the jack, queen, king and ace in the
+  // words of the card names («ولد، بنت، شايب، آس»; V D R A in French), never Latin J Q K A in
+  // another language; T is the 10.
+  var RANK_SHORT = { J: _("J"), Q: _("Q"), K: _("K"), A: _("A"), T: "10" };
+  function rankShort(r) { return RANK_SHORT[r] || r; }
 
   // Computer players get English names from the server ("Bot 2 (greedy)", dineri/bot/inprocess.py);
   // the page words them in its own language. Any other name is shown as it is.
@@ -330,7 +335,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
-    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, displayName: displayName, isComputerName: isComputerName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, rankShort: rankShort, displayName: displayName, isComputerName: isComputerName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, fill: fill, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };

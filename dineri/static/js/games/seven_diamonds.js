@@ -240,7 +240,7 @@
         if (i < pile.length) {
           return el("li", { class: "slot laid" }, [el("span", { class: "card", "data-card": code, "data-zone": "row" }, [D.cardImg(code)])]);
         }
-        return el("li", { class: "slot empty", "aria-hidden": "true" }, [el("span", { text: r === "T" ? "10" : r })]);
+        return el("li", { class: "slot empty", "aria-hidden": "true" }, [el("span", { text: D.rankShort(r) })]);
       });
       rows.push(el("div", { class: "sd-row suit-" + s, "data-suit": s, "data-height": String(pile.length) }, [
         el("span", { class: "sd-suit", "aria-hidden": "true", text: { D: "♦", H: "♥", S: "♠", C: "♣" }[s] }),
