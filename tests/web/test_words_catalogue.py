@@ -35,3 +35,24 @@ def test_one_arabic_name_per_card_in_every_game() -> None:
     assert tr.gettext("ace of hearts") == "آس كور" and tr.gettext("king of hearts") == "شايب كور"
     assert [tr.gettext(r) for r in "JQKA"] == ["ولد", "بنت", "شايب", "آس"]
     assert [_tr("fr").gettext(r) for r in "JQKA"] == ["V", "D", "R", "A"]
+
+
+def test_the_grammar_the_trial_corrected() -> None:
+    """Golf's rounds agree with their numbers, «سبعة الديناري» is the card (not «السبعة
+    ديناري»), the help says to press the claim button, one word for games won and for "best of",
+    and the admin's statuses agree with «مباراة» (quarantined said what it means)."""
+    tr, adm = _tr("ar"), _tr("ar", "admin")
+    texts = _all("ar")
+    assert not [t for t in texts if "السبعة ديناري" in t or "تسع (أو" in t or "لعبات" in t]
+    assert any("بعد تسع جولات (أو ثماني عشرة جولة)" in t for t in texts)
+    assert any("ثم اضغط «المطالبة بأكلة فائتة»" in t for t in texts)
+    assert tr.gettext("Play begins at ×{m}: {name} holds the 7 of diamonds and plays first.").startswith(
+        "سبعة الديناري عند {name}")
+    assert tr.gettext("Games won: {n}") == "الألعاب المكسوبة: {n}"
+    assert adm.gettext("Games won") == "الألعاب المكسوبة"
+    assert tr.gettext("best of {n} games") == "الأفضل من {n} ألعاب"
+    assert adm.gettext("best of %(n)s games") == "الأفضل من %(n)s ألعاب"
+    assert [adm.gettext(s) for s in ("in progress", "over", "forfeited", "quarantined")] == [
+        "جارية", "منتهية", "منتهية بانسحاب", "موقوفة (سجلّ تالف)"]
+    assert _tr("fr", "admin").gettext("best of %(n)s games") == _tr("fr").gettext(
+        "best of {n} games").replace("{n}", "%(n)s")
