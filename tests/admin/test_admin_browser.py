@@ -114,10 +114,24 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         page.goto(f"{base}/admin/matches/{match['id']}")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         names = page.locator("table.players td.name").all_inner_texts()
-        bot = {"fr": "Robot {n} (glouton)", "ar": "لاعب آلي {n} (طمّاع)"}[lang]
+        # Named as the players' pages name them, the level in their words (greedy reads as easy);
+        # the strategy id in its own column (Arabic phone trial: «لاعب آلي 2 (طمّاع)»).
+        bot = {"fr": "Ordinateur {n} · facile", "ar": "لاعب الحاسوب {n} · سهل"}[lang]
         assert names == [bot.format(n=1), bot.format(n=2)]
+        assert page.locator("table.players td.strategy").all_inner_texts() == ["greedy", "greedy"]
+        # A 1v1's winner is a player, never a side («الفائز: الفريق 2»).
+        result = page.locator("p.result").inner_text()
+        assert re.search(bot.format(n=r"[12]"), result) and ("الفريق" not in result and "camp" not in result)
         rounds = page.locator(".scroll:has(table.rounds)")
         assert rounds.evaluate("(e) => e.scrollWidth > e.clientWidth")  # wide: it scrolls in its box
+        # ... and says so: the caption names the pairs' order and the sideways scroll, and the box's
+        # edge is shaded where there is more (scroll shadows on the box).
+        caption = page.locator("table.rounds caption")
+        assert caption.is_visible() and page.locator("table.rounds .scroll-hint").is_visible()
+        assert "radial-gradient" in rounds.evaluate("(e) => getComputedStyle(e).backgroundImage")
+        pairs = page.locator("table.rounds td .pair")
+        dirs = pairs.evaluate_all("(ps) => ps.map((p) => getComputedStyle(p).direction)")
+        assert pairs.count() > 0 and set(dirs) == {"ltr"}
         # ... and no cell breaks a score pair across lines ("7 / – / 3" down a cell in the trial).
         assert page.evaluate("""() => Array.from(document.querySelectorAll('table.rounds td'))
             .every((td) => {
@@ -138,7 +152,7 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         head = page.locator("table.hands th").first.inner_text()
         assert head.startswith(bot.format(n=1))
-        assert ("، " in head and ", " not in head) if lang == "ar" else ", " in head
+        assert head.endswith({"fr": "(place 1)", "ar": "(المقعد 1)"}[lang])  # a 1v1 has no sides
         # The visual replay of the stored match: the same page as the players', every hand face up.
         page.goto(f"{base}/admin/matches/{match['id']}")
         page.click("a.visual")
@@ -151,6 +165,9 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
             .sort((a, b) => a.dataset.seat - b.dataset.seat)
             .map((s) => Array.from(s.querySelectorAll('.card')).map((c) => c.dataset.card))""")
         assert hands == final["hands"]
+        # A 1v1's seats are named by their players, with no side tag («الفريق 1/2» in the trial).
+        assert page.locator(".seat .side-tag").count() == 0
+        assert page.locator(".seat .seat-name").all_inner_texts() != []
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert errors == []
     finally:

@@ -79,8 +79,10 @@ def test_admin_lists_and_shows_the_match_as_dineri_replay_does(games: dict[str, 
     html = api.http.get(f"/admin/matches/{match_id}").text
     list_html = api.http.get("/admin").text
     assert f'data-game="{game}"' in html and f'data-game="{game}"' in list_html
-    for name in ("Bot 1 (greedy)", "Bot 4 (greedy)"):
-        assert name in html
+    # Computers named as the players' pages name them; the strategy id in its own column.
+    for name in ("Computer 1 · easy", "Computer 4 · easy"):
+        assert f'<td class="name">{name}</td>' in html
+    assert '<td class="strategy"><code>greedy</code></td>' in html and "Bot 1 (greedy)" not in html
     if game == "seven_diamonds":
         a, b = expect["scores"]
         assert f"Scores: {a} – {b}" in html and f"Winner: side {expect['winner'] + 1}" in html

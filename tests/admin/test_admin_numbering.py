@@ -20,13 +20,14 @@ def test_seats_and_sides_are_numbered_from_one(played: dict[str, Any]) -> None:
         listing = a.get("/admin").text
     assert "seat 0" not in detail and "side 0" not in detail
     assert "seat 1" in detail  # the first dealer (index 0) and the forfeiting seat
-    assert re.search(r"side 2", detail)  # the winner (index 1)
+    # A 1v1's winner (index 1) is its player, not "side 2" (Arabic phone trial).
+    assert re.search(r"Winner: <bdi>Stayer</bdi>", detail) and "side 2" not in detail
     assert "seat 0" not in step and "side 0" not in step
-    assert "(seat 1, side 1)" in step and "(seat 2, side 2)" in step
+    assert "(seat 1)" in step and "(seat 2)" in step
     assert "side 0" not in listing
-    # The Players table too: seat and side from 1 ("Seat 1 / Side 1", never "0").
-    rows = re.findall(r"<tr><td>(\d+)</td><td>(\d+)</td><td class=\"name\">", detail)
-    assert rows[:2] == [("1", "1"), ("2", "2")]
+    # The Players table too: seats from 1 ("Seat 1", never "0"); a 1v1 has no side column.
+    rows = re.findall(r"<tr><td>(\d+)</td><td class=\"name\">", detail)
+    assert rows[:2] == ["1", "2"]
 
 
 def test_card_codes_stay_left_to_right_in_arabic(played: dict[str, Any]) -> None:

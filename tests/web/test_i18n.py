@@ -236,11 +236,13 @@ def test_arabic_card_words_match_the_rules() -> None:
         assert ar[f"2 of {suit}"].startswith("اثنين ")
 
 
-def test_computer_players_strategies_are_words() -> None:
-    """A computer player's strategy is shown in the page's language ("Bot 2 (greedy)")."""
-    for lang, greedy in (("fr", "glouton"), ("ar", "طمّاع")):
+def test_computer_players_are_named_as_the_home_page_names_them() -> None:
+    """A computer player is "Computer 2 · easy" («لاعب الحاسوب 2 · سهل»): the home page's name and
+    its levels, never a strategy's id (the Arabic phone trial read «لاعب آلي 2 (طمّاع)»)."""
+    for lang, computer, easy in (("fr", "Ordinateur", "facile"), ("ar", "لاعب الحاسوب", "سهل")):
         words = {m.id: m.string for m in _po(lang) if m.id}
-        assert words["greedy"] == greedy and "{strategy}" in words["Bot {n} ({strategy})"]
+        assert words["Computer {n} · {level}"] == f"{computer} {{n}} · {{level}}" and words["easy"] == easy
+        assert "greedy" not in words and "آلي" not in words["Seat a computer player"]
 
 
 def test_card_counts_take_plural_forms() -> None:

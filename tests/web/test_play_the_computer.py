@@ -25,7 +25,7 @@ def test_play_against_the_computer_in_one_click(browser: Any, server: str, conso
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
     page.locator("#board").wait_for(state="visible")
     # The seat is named in the page's language (the stored name is "Bot 2 (hard)").
-    page.get_by_text("Robot 2 (difficile)").first.wait_for()
+    page.get_by_text("Ordinateur 2 · difficile").first.wait_for()
     # Whoever cuts, the round gets going and it comes to Hela's turn to play a card.
     for _ in range(3):
         page.wait_for_function(

@@ -130,13 +130,16 @@
   function rankShort(r) { return RANK_SHORT[r] || r; }
 
   // Computer players get English names from the server ("Bot 2 (greedy)", dineri/bot/inprocess.py);
-  // the page words them in its own language. Any other name is shown as it is.
+  // the page names them as the home page does ("Computer 2 · easy", «لاعب الحاسوب 2 · سهل»), with
+  // the level in the players' words, never the strategy's id (Arabic phone trial: «لاعب آلي 2
+  // (طمّاع)»). The first bots' strategies read as the level nearest them: random and greedy are
+  // the non-searching players, as easy is (greedy with mistakes). Any other name is shown as it is.
   var BOT_NAME = /^Bot (\d+) \((greedy|random|easy|medium|hard)\)$/;
-  var LEVEL_NAMES = { greedy: _("greedy"), random: _("random"), easy: _("easy"), medium: _("medium"), hard: _("hard") };
+  var LEVEL_NAMES = { greedy: _("easy"), random: _("easy"), easy: _("easy"), medium: _("medium"), hard: _("hard") };
   function displayName(name) {
     var m = BOT_NAME.exec(name || "");
     if (!m) { return name; }
-    return fmt(_("Bot {n} ({strategy})"), { n: m[1], strategy: LEVEL_NAMES[m[2]] });
+    return fmt(_("Computer {n} · {level}"), { n: m[1], level: LEVEL_NAMES[m[2]] });
   }
 
   function isComputerName(name) { return BOT_NAME.test(name || ""); }

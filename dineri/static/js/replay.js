@@ -86,7 +86,9 @@
   function seatBox(seat, v) {
     var r = (seat - R.persp + n()) % n();
     var acting = toAct(v).indexOf(seat) >= 0;
-    var teams = R.game.teams === undefined ? true : !!R.game.teams;
+    // A side tag only where a side is more than its one player (2v2): in a 1v1 the name says it
+    // all («الفريق 1» under each player's name read as teams: Arabic phone trial).
+    var teams = (R.game.teams === undefined ? true : !!R.game.teams) && n() > 2;
     var head = el("div", { class: "seat-head" }, [
       el("strong", { class: "seat-name", text: playerName(seat) }),
       teams ? el("span", { class: "side-tag side-" + sideOf(seat), text: fmt(_("side {n}"), { n: sideOf(seat) + 1 }) }) : null,

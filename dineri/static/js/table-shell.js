@@ -144,8 +144,16 @@
           onclick: function () { takeSeat(s.seat); } }));
       }
       if (!s.player && isHost) {
+        // The level beside the button, in the home page's words (default medium, as there).
+        var level = el("select", { class: "bot-level", "data-bot-level-seat": s.seat, "aria-label": _("Level") }, [
+          el("option", { value: "easy", text: _("Easy") }),
+          el("option", { value: "medium", text: _("Medium") }),
+          el("option", { value: "hard", text: _("Hard") })
+        ]);
+        level.value = "medium";
+        item.appendChild(level);
         item.appendChild(el("button", { type: "button", class: "bot", "data-bot-seat": s.seat, text: _("Seat a computer player"),
-          onclick: function () { seatBot(s.seat); } }));
+          onclick: function () { seatBot(s.seat, level.value); } }));
       }
       if (s.player && isHost && s.player_id !== S.me.id) {
         item.appendChild(el("button", { type: "button", class: "danger", text: _("Remove"),
@@ -167,8 +175,8 @@
     if (inviteCode) { body.code = inviteCode; }
     D.api("POST", tablePath() + "/seats", body).then(setTable).catch(fail);
   }
-  function seatBot(seat) {
-    D.api("POST", tablePath() + "/bots", { seat: seat }).then(setTable).catch(fail);
+  function seatBot(seat, level) {
+    D.api("POST", tablePath() + "/bots", { seat: seat, level: level || "medium" }).then(setTable).catch(fail);
   }
   function removeSeat(seat) {
     D.api("DELETE", tablePath() + "/seats/" + seat).then(setTable).catch(fail);

@@ -1,0 +1,99 @@
+"""The admin pages name a Chkobba side by its players (Arabic phone trial, 28_admin_match.png:
+«الفائز: الفريق 2» of a 1v1): in a 1v1 the player, in a 2v2 "side n (A and B)"; score pairs
+read one way, first side first, with the order named; computers named as the players' pages
+name them, the strategy id in a column of its own.
+
+Records come from the shared scenario cases (tests/cases/chkobba); the pages are rendered by the
+admin's own environment (tests/admin/test_replay_views.render).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from dineri.admin.replay import action_log, final_state, step
+from tests.admin.test_replay_views import case, render
+
+
+def detail(lang: str, name: str, players: list[str]) -> tuple[str, dict[str, Any]]:
+    record = copy.deepcopy(case(name)["record"])
+    record["players"] = players
+    state = final_state(record)
+    html = render(lang, "match.html", match={"id": 3, "status": "over", "table_id": "t", "reason": "won",
+                                             "started_at": None, "ended_at": None},
+                  record=record, log=action_log(record), state=state, game="chkobba")
+    return html, state
+
+
+def text(html: str) -> str:
+    """The page's words, tags dropped."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+@pytest.mark.parametrize(("lang", "winner", "side_word"), [
+    ("en", "Winner: {name}", "side"), ("fr", "Vainqueur : {name}", "camp"),
+    ("ar", "الفائز: {name}", "الفريق"),
+])
+def test_a_1v1_names_the_players_never_sides(lang: str, winner: str, side_word: str) -> None:
+    html, state = detail(lang, "full-match-2seats-t11-bo1", ["Sami", "Layla"])
+    words = text(html)
+    name = ["Sami", "Layla"][state["winner"]]
+    assert winner.format(name=name) in words
+    # No side anywhere: result, rounds (karta, dinari, … won by a player), log.
+    assert not re.search(rf"{side_word} [12]", words, re.IGNORECASE), words
+    # Each number next to its player, so no pair to read in a direction.
+    a, b = state["games_won"]
+    assert {"en": f"Sami: {a}, Layla: {b}", "fr": f"Sami : {a}, Layla : {b}",
+            "ar": f"Sami: {a}، Layla: {b}"}[lang] in words
+    # Rounds: every pair an LTR isolate, the caption names the order.
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", html.split('class="rounds"')[1].split("</table>")[0])
+    pairs = [c for c in cells if "–" in c]
+    assert pairs and all(c.startswith('<bdi dir="ltr" class="pair">') for c in pairs)
+    caption = text(html.split("<caption")[1].split("</caption>")[0])
+    assert "Sami – Layla" in caption
+    assert '<bdi dir="ltr" class="pair"><bdi>Sami</bdi> – <bdi>Layla</bdi></bdi>' in html  # read as the cells
+
+
+def test_a_1v1_without_names_says_seats() -> None:
+    record = copy.deepcopy(case("full-match-2seats-t11-bo1")["record"])
+    record.pop("players", None)
+    html = render("ar", "match.html", match={"id": 3, "status": "over", "table_id": "t", "reason": "won",
+                                             "started_at": None, "ended_at": None},
+                  record=record, log=action_log(record), state=final_state(record), game="chkobba")
+    words = text(html)
+    assert "الفريق" not in words and re.search(r"الفائز: المقعد [12]", words)
+
+
+def test_a_2v2_keeps_sides_named_by_their_players() -> None:
+    html, state = detail("en", "full-match-4seats-t11-bo3", ["Amel", "Bilel", "Chaima", "Dali"])
+    words = text(html)
+    names = ["side 1 (Amel and Chaima)", "side 2 (Bilel and Dali)"]
+    assert f"Winner: {names[state['winner']]}" in words
+    assert "Each pair, left to right: side 1 (Amel and Chaima) – side 2 (Bilel and Dali)." in words
+
+
+def test_the_step_viewer_names_players_in_a_1v1() -> None:
+    record = copy.deepcopy(case("full-match-2seats-t11-bo1")["record"])
+    record["players"] = ["Sami", "Layla"]
+    n = len(record["actions"])
+    shown = step(record, n)
+    html = render("ar", "replay.html", match={"id": 7}, players=record["players"], shown=shown,
+                  state=shown["state"], last=n)
+    words = text(html)
+    assert "الفريق" not in words
+    assert re.search(r"Sami \(المقعد 1\)", words) and re.search(r"Layla \(المقعد 2\)", words)
+    s0, s1 = shown["state"]["scores"]
+    assert f"Sami: {s0}، Layla: {s1}" in words
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "Computer 2 · easy"), ("fr", "Ordinateur 2 · facile"),
+                                             ("ar", "لاعب الحاسوب 2 · سهل")])
+def test_computers_are_named_by_level_with_the_strategy_aside(lang: str, shown: str) -> None:
+    html, _ = detail(lang, "full-match-2seats-t11-bo1", ["Sami", "Bot 2 (greedy)"])
+    assert f'<td class="name">{shown}</td>' in html
+    assert '<td class="strategy"><code>greedy</code></td>' in html
+    assert "طمّاع" not in html and "Bot 2" not in html and "(greedy)" not in html
