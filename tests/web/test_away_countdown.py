@@ -23,9 +23,9 @@ def test_an_away_player_shows_the_countdown_to_the_forfeit(browser: Any, server:
     badge.wait_for(timeout=30000)
     page.wait_for_function(
         "document.querySelector('.badge.away[data-forfeit-at]').textContent.includes('forfeits in')")
-    first = int(re.search(r"(\d+) s", badge.inner_text()).group(1))  # type: ignore[union-attr]
+    first = int(re.search(r"(\d+)\s+s", badge.inner_text()).group(1))  # type: ignore[union-attr]
     assert 60 <= first <= 90
     page.wait_for_timeout(2500)
-    later = int(re.search(r"(\d+) s", badge.inner_text()).group(1))  # type: ignore[union-attr]
+    later = int(re.search(r"(\d+)\s+s", badge.inner_text()).group(1))  # type: ignore[union-attr]
     assert later < first  # it runs down
     amel.close()

@@ -300,13 +300,14 @@ def test_seconds_take_arabic_number_agreement() -> None:
     po = _po("ar")
     assert po.num_plurals == 6
     forms = {m.id[0]: m.string for m in po if isinstance(m.id, tuple)}
-    assert forms["After %(n)s second"][3] == "بعد %(n)s ثوانٍ"
-    assert forms["After %(n)s second"][4] == "بعد %(n)s ثانية"
+    # (a no-break space holds the number to its unit: the phone trial's second round, item 4)
+    assert forms["After %(n)s second"][3] == "بعد %(n)s\u00a0ثوانٍ"
+    assert forms["After %(n)s second"][4] == "بعد %(n)s\u00a0ثانية"
     assert forms["%(n)s second"][2] == "ثانيتان"
     ar = i18n.environment("ar")
     html = ar.get_template("_play_now.html").render(lang="ar", static="/static/", config={}, games=[])
-    assert "بعد 10 ثوانٍ" in html and "بعد 30 ثانية" in html and "بعد 120 ثانية" in html
-    assert "10 ثانية" not in html
+    assert "بعد 10\u00a0ثوانٍ" in html and "بعد 30\u00a0ثانية" in html and "بعد 120\u00a0ثانية" in html
+    assert "10\u00a0ثانية" not in html
 
 
 def test_arabic_for_is_written_onto_the_name() -> None:

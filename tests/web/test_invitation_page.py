@@ -22,7 +22,7 @@ def test_invitation_page_and_copy(browser: Any, server: str, console: Any) -> No
     page.locator("#invite-from").wait_for(state="visible")
     assert page.locator("#invite-from").inner_text() == "Nour invites you to their table."
     assert page.locator("#invite-options").inner_text() == \
-        "2 against 2 · game to 21 points · best of 3 games · 30 s per turn · private"
+        "2 against 2 · game to 21 points · best of 3 games · 30\u00a0s per turn · private"
     assert page.locator("#join-status").inner_text() == ""
     # A wrong code is reported before anything is typed, and the button is disabled.
     page.goto(f"/join/{table['id']}.wrongcode")

@@ -3,6 +3,7 @@ when you are away, and the seconds left in a background tab's title."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,9 @@ def test_your_own_away_seat_speaks_to_you_and_the_title_counts_down(
     turn = int(pages[0].evaluate("document.body.dataset.turn"))
     page = pages[turn]
     page.wait_for_function("(t) => document.title.startsWith(t)", arg=title)
-    seconds = page.evaluate("document.title")[len(title):].split(" ")[0]
-    assert seconds.isdigit() and 0 <= int(seconds) <= 15, page.evaluate("document.title")
+    # «● دورك (12 ث) · …»: the number held to its unit by a no-break space.
+    seconds = re.match(r"(\d+)\u00a0", page.evaluate("document.title")[len(title):])
+    assert seconds and 0 <= int(seconds.group(1)) <= 15, page.evaluate("document.title")
     page.locator(OWN_AWAY).wait_for(timeout=40000)
     page.wait_for_function("([s, t]) => document.querySelector(s).textContent.startsWith(t)",
                            arg=[OWN_AWAY, badge])

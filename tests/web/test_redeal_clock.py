@@ -67,7 +67,7 @@ def test_turn_clock_is_shown(browser: Any, server: str, console: Any) -> None:
     badge = karim.locator('.seat[data-seat="0"] .badge.clock')
     badge.wait_for(state="visible")
     karim.wait_for_function(
-        "() => /^\\d+ s left$/.test("
+        "() => /^\\d+\\s+s left$/.test("
         "document.querySelector('.seat[data-seat=\"0\"] .badge.clock').textContent)")
     seconds = int(badge.inner_text().split()[0])
     assert 50 <= seconds <= 60

@@ -4,6 +4,7 @@ round): one brand, one name per card, the grammar and the labels it corrected.""
 from __future__ import annotations
 
 import gettext
+import re
 from pathlib import Path
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "dineri" / "translations"
@@ -56,3 +57,16 @@ def test_the_grammar_the_trial_corrected() -> None:
         "جارية", "منتهية", "منتهية بانسحاب", "موقوفة (سجلّ تالف)"]
     assert _tr("fr", "admin").gettext("best of %(n)s games") == _tr("fr").gettext(
         "best of {n} games").replace("{n}", "%(n)s")
+
+
+def test_a_number_keeps_its_unit_and_the_turn_clock_says_seconds_in_full() -> None:
+    """«15 ث للدور» broke between the number and its unit on a 360 px phone: a no-break space
+    holds them together in every language, and the lobby's «15 ثانية للدور» writes the unit in
+    full (15, 30 and 60 all take «ثانية»); the running badges keep the short «ث»."""
+    assert _tr("ar").gettext("{n} s per turn") == "{n}\u00a0ثانية للدور"
+    assert _tr("fr").gettext("{n} s per turn") == "{n}\u00a0s par tour"
+    assert _tr("en").gettext("{n} s per turn") == "{n}\u00a0s per turn"
+    assert _tr("ar").gettext("{n} s left") == "بقي {n}\u00a0ث"
+    for lang in ("ar", "fr", "en"):
+        broken = [t for t in _all(lang) if re.search(r"(\{n\}|%\(n\)s) (ث|ثانية|ثوانٍ|s)\b", t)]
+        assert not broken, (lang, broken)
