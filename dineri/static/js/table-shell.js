@@ -150,7 +150,9 @@
           el("option", { value: "medium", text: _("Medium") }),
           el("option", { value: "hard", text: _("Hard") })
         ]);
-        level.value = "medium";
+        // The choice survives a redraw (another player sitting down redraws the list).
+        level.value = botLevels[s.seat] || "medium";
+        level.addEventListener("change", function () { botLevels[s.seat] = level.value; });
         item.appendChild(level);
         item.appendChild(el("button", { type: "button", class: "bot", "data-bot-seat": s.seat, text: _("Seat a computer player"),
           onclick: function () { seatBot(s.seat, level.value); } }));
@@ -175,6 +177,7 @@
     if (inviteCode) { body.code = inviteCode; }
     D.api("POST", tablePath() + "/seats", body).then(setTable).catch(fail);
   }
+  var botLevels = {};  // seat -> the level the host picked beside its button
   function seatBot(seat, level) {
     D.api("POST", tablePath() + "/bots", { seat: seat, level: level || "medium" }).then(setTable).catch(fail);
   }
