@@ -10,6 +10,7 @@ files and committed, so a fresh install needs no build step).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,24 @@ def js_catalogue(lang: str) -> dict[str, str | list[str]]:
     return out
 
 
+#: A computer player's stored name ("Bot 2 (greedy)", dineri/bot/inprocess.py).
+_BOT_NAME = re.compile(r"^Bot (\d+) \((greedy|random|easy|medium|hard)\)$")
+
+
+def display_name(name: str | None, lang: str) -> str:
+    """The name a player reads for a stored player name: a computer's "Bot 2 (greedy)" as the
+    home page names it, "Computer 2 · easy" («لاعب الحاسوب 2 · سهل»), the level in the players'
+    words (random and greedy, the non-searching strategies, read as easy: the same rule as
+    ``Dineri.displayName`` in static/js/common.js); any other name as it is (``""`` for none)."""
+    m = _BOT_NAME.match(name or "")
+    if not m:
+        return name or ""
+    t = translations(lang)
+    level = {"random": "easy", "greedy": "easy"}.get(m.group(2), m.group(2))
+    words = {"easy": t.gettext("easy"), "medium": t.gettext("medium"), "hard": t.gettext("hard")}
+    return t.gettext("Computer {n} · {level}").format(n=m.group(1), level=words[level])
+
+
 @cache
 def environment(lang: str) -> Environment:
     """A Jinja2 environment with *lang*'s translations installed (``{{ _("…") }}``,
@@ -105,4 +124,5 @@ def environment(lang: str) -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["shown_name"] = lambda name: display_name(name, lang)
     return env

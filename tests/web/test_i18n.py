@@ -351,3 +351,16 @@ def test_admin_catalogue_is_complete_and_compiled(lang: str) -> None:
     with open(TRANSLATIONS / lang / "LC_MESSAGES" / "admin.mo", "rb") as f:
         mo = {(m.id if isinstance(m.id, str) else tuple(m.id)): _texts(m.string) for m in read_mo(f) if m.id}
     assert mo == {k: _texts(v) for k, v in done.items()}, "run pybabel compile -D admin"
+
+
+@pytest.mark.parametrize(("lang", "greedy", "hard"), [
+    ("en", "Computer 2 · easy", "Computer 3 · hard"),
+    ("fr", "Ordinateur 2 · facile", "Ordinateur 3 · difficile"),
+    ("ar", "لاعب الحاسوب 2 · سهل", "لاعب الحاسوب 3 · صعب"),
+])
+def test_server_pages_name_computers_as_the_scripts_do(lang: str, greedy: str, hard: str) -> None:
+    """Server-rendered pages (a profile's match history) name a computer as Dineri.displayName
+    does, never by its stored "Bot 2 (greedy)"; other names are left as they are."""
+    page = i18n.environment(lang).from_string("{{ shown_name(a) }}|{{ shown_name(b) }}|{{ shown_name(c) }}")
+    html = page.render(a="Bot 2 (greedy)", b="Bot 3 (hard)", c="Bot 2 (greedy) x")
+    assert html == f"{greedy}|{hard}|Bot 2 (greedy) x"
