@@ -19,7 +19,7 @@
     $("step-range").value = String(at);
     var a = step.action;
     $("step-label").textContent = a ? fmt(_("Step {n} of {total}: {name}, {action}"),
-      { n: at, total: steps.length - 1, name: players[a.seat] || "", action: a.type }) : _("Before the first action");
+      { n: at, total: steps.length - 1, name: D.displayName(players[a.seat] || ""), action: a.type }) : _("Before the first action");
     var dl = $("step-state");
     while (dl.firstChild) { dl.removeChild(dl.firstChild); }
     Object.keys(step.state || {}).forEach(function (k) {
