@@ -24,6 +24,8 @@ INSIDE_SEATS = """Array.from(document.querySelectorAll('.opponents .seat')).ever
 SCORE_NAMES = "Array.from(document.querySelectorAll('#scorebar .score strong')).map((s) => s.textContent)"
 
 
+CLOSE = {"ar": "إغلاق", "fr": "Fermer", "en": "Close"}
+HOW = {"ar": "كيف تُلعب الشكبة", "fr": "Comment jouer à la Chkobba", "en": "How to play Chkobba"}
 PILE_TITLE = {"ar": "الأوراق التي أكلها خصمك", "fr": "Cartes prises par votre adversaire",
               "en": "Cards taken by your opponent"}
 
@@ -42,6 +44,10 @@ def test_one_against_one_says_you_and_your_opponent(browser: Any, server: str, c
     assert page.locator(".side-tag").count() == 0
     page.locator('.pile-count[data-open-pile="1"]').click()
     assert page.locator("#summary-h").inner_text() == PILE_TITLE[lang]
+    # A look at a pile closes with "Close" («إغلاق»), not a summary's "Continue" (trial, 2nd round).
+    assert page.locator("#summary-close").inner_text() == CLOSE[lang]
+    # The table page says "How to play Chkobba" once (the rules panel), not a link as well.
+    assert page.locator("text=" + HOW[lang] + " >> visible=true").count() == 1
     for ctx in (a, b):
         ctx.close()
     assert console.errors == []

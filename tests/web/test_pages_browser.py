@@ -227,7 +227,9 @@ def test_rules_panel_from_home_and_table(browser: Any, server: str, console: Any
         page.goto(path)
         rules = page.locator("#rules")
         assert rules.get_attribute("open") is None
-        page.locator(".rules-link:visible").first.click()
+        # The home page links to the rules; the table page's rules panel opens by its own title
+        # (one "How to play", not a link and the panel's title: phone trial, second round).
+        page.locator(".rules-link:visible, #rules > summary").first.click()
         rules.locator("li").first.wait_for(state="visible")
         text = rules.inner_text()
         assert values in text and claim in text

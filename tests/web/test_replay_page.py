@@ -71,6 +71,17 @@ def test_a_downloaded_record_steps_to_the_dineri_replay_state(browser: Any, serv
     page.locator("#viewer").wait_for(state="visible")
     assert page.evaluate("document.body.dataset.step") == "0"
     assert page.locator("#prev").is_disabled() and page.locator("#first").is_disabled()
+    # The phone trial's second round: the stepper's words are those of the admin's text replay
+    # (الأولى/السابقة/التالية/الأخيرة), each button on one line at 360 px («◀◀ البداية» wrapped);
+    # the seat select says «من منظور»; "Open a match record" is said once.
+    words = [page.locator(b).inner_text().strip("◀▶ \u00a0") for b in ("#first", "#prev", "#next", "#last")]
+    assert words == ["الأولى", "السابقة", "التالية", "الأخيرة"], words
+    lines = page.evaluate("""['#first', '#prev', '#next', '#last'].map((id) => {
+        const r = document.createRange(); r.selectNodeContents(document.querySelector(id));
+        return new Set(Array.from(r.getClientRects()).map((q) => Math.round(q.top))).size; })""")
+    assert lines == [1, 1, 1, 1], lines
+    assert "من منظور" in page.locator(".replay-options").inner_text()
+    assert page.locator("text=افتح سجلّ مباراة >> visible=true").count() == 1
     # In Arabic the way forward is to the left: ArrowLeft steps on, and "next" points left.
     assert "◀" in page.locator("#next").inner_text() and "▶" in page.locator("#prev").inner_text()
     page.keyboard.press("ArrowLeft")

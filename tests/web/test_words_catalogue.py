@@ -70,3 +70,21 @@ def test_a_number_keeps_its_unit_and_the_turn_clock_says_seconds_in_full() -> No
     for lang in ("ar", "fr", "en"):
         broken = [t for t in _all(lang) if re.search(r"(\{n\}|%\(n\)s) (ث|ثانية|ثوانٍ|s)\b", t)]
         assert not broken, (lang, broken)
+
+
+def test_the_labels_the_trial_made_one() -> None:
+    """One "How to play" form (passive «كيف تُلعب»), «شكبة» without a shadda, the summary's
+    plural row «الشكبات», a tie after a dash (not a second colon), the replays' step words
+    the admin's (الأولى/السابقة/التالية/الأخيرة), «من منظور» for the seat a replay is seen from."""
+    tr = _tr("ar")
+    assert [tr.gettext(f"How to play {g}") for g in ("Chkobba", "Four-card Golf", "Seven Diamonds")] == [
+        "كيف تُلعب الشكبة", "كيف تُلعب الغولف بأربع أوراق", "كيف تُلعب سبعة الديمن"]
+    assert not [t for t in _all("ar") + _all("ar", "admin") if "شكبّ" in t or "كيف تلعب" in t]
+    assert tr.gettext("Chkobbas") == "الشكبات"
+    assert tr.gettext("{category} — Baji (tie)") == "{category} — باجي (تعادل)"
+    steps = ["First", "Previous", "Next", "Last"]
+    assert [tr.gettext(s) for s in steps] == [_tr("ar", "admin").gettext(s) for s in steps] == [
+        "الأولى", "السابقة", "التالية", "الأخيرة"]
+    assert [_tr("fr").gettext(s) for s in steps] == [_tr("fr", "admin").gettext(s) for s in steps]
+    assert tr.gettext("Seen from") == "من منظور"
+    assert tr.gettext("Close") == "إغلاق"

@@ -49,8 +49,9 @@
   }
   function iso(text) { return RTL ? "\u2068" + text + "\u2069" : text; }
 
-  function openDialog(title, body) {
+  function openDialog(title, body, closeLabel) {  // as the table page's (table-shell.js)
     $("summary-h").textContent = title;
+    $("summary-close").textContent = closeLabel || _("Continue");
     $("summary-body").textContent = "";
     $("summary-body").appendChild(body);
     if (!$("summary").open) { $("summary").showModal(); }

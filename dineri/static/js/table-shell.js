@@ -348,8 +348,10 @@
   }
 
   // ---- dialogs, rematch, record ----------------------------------------------------------
-  function openDialog(title, body) {
+  /** *closeLabel*: the close button's word (a summary says "Continue"; a look at a pile "Close"). */
+  function openDialog(title, body, closeLabel) {
     $("summary-h").textContent = title;
+    $("summary-close").textContent = closeLabel || _("Continue");
     var holder = $("summary-body");
     holder.textContent = "";
     holder.appendChild(body);

@@ -95,7 +95,7 @@
     ctx.openDialog(pileTitle(side, ctx), el("div", null, [
       cards.length ? list : el("p", { class: "hint", text: _("No card taken yet in this round.") }),
       known ? null : el("p", { class: "hint", text: _("Cards taken before this page was opened are not shown.") })
-    ]));
+    ]), _("Close"));  // a look, not a step of the match: "Close", not "Continue"
   }
 
   // ---- events ----------------------------------------------------------------------------
@@ -182,13 +182,16 @@
     var t = el("table", { class: "summary-table" }, [el("thead", null, [head]), el("tbody", null, [
       row(_("Cards"), r.cards, help.karta), row(_("♦ Diamonds"), r.dinari_cards, help.dinari),
       row(_("Sevens"), r.sevens, help.barmila), row(_("Sixes"), r.sixes, help.barmila),
-      row(_("Chkobba"), r.chkobbas), row(_("Points"), r.points),
+      row(_("Chkobbas"), r.chkobbas), row(_("Points"), r.points),
       scores ? row(_("Total"), scores) : null
     ])]);
     function cat(key, label) {
       // One entry, so French can put its narrow no-break space before the colon.
+      // A tie says so after a dash («كارطة — باجي (تعادل)»), not a second colon.
+      var tie = r[key] === null || r[key] === undefined;
       return el("li", { title: help[key], "data-category": key },
-        [fmt(_("{category}: {winner}"), { category: label, winner: winnerText(r[key], ctx) })]);
+        [tie ? fmt(_("{category} — Baji (tie)"), { category: label })
+          : fmt(_("{category}: {winner}"), { category: label, winner: winnerText(r[key], ctx) })]);
     }
     var cats = el("ul", { class: "categories" }, [
       cat("karta", _("Karta")), cat("dinari", _("Dinari")), cat("barmila", _("Barmila")), cat("sabaa", _("Sab'a l-hayya"))
