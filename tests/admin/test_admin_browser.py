@@ -124,10 +124,12 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         assert re.search(bot.format(n=r"[12]"), result) and ("الفريق" not in result and "camp" not in result)
         rounds = page.locator(".scroll:has(table.rounds)")
         assert rounds.evaluate("(e) => e.scrollWidth > e.clientWidth")  # wide: it scrolls in its box
-        # ... and says so: the caption names the pairs' order and the sideways scroll, and the box's
+        # ... and says so: the caption above it names the pairs' order and the sideways scroll, and the box's
         # edge is shaded where there is more (scroll shadows on the box).
-        caption = page.locator("table.rounds caption")
-        assert caption.is_visible() and page.locator("table.rounds .scroll-hint").is_visible()
+        caption = page.locator("#rounds-caption")
+        assert caption.is_visible() and page.locator("#rounds-caption .scroll-hint").is_visible()
+        box = caption.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360  # all of it shows
         assert "radial-gradient" in rounds.evaluate("(e) => getComputedStyle(e).backgroundImage")
         pairs = page.locator("table.rounds td .pair")
         dirs = pairs.evaluate_all("(ps) => ps.map((p) => getComputedStyle(p).direction)")

@@ -53,7 +53,7 @@ def test_a_1v1_names_the_players_never_sides(lang: str, winner: str, side_word: 
     cells = re.findall(r"<td[^>]*>(.*?)</td>", html.split('class="rounds"')[1].split("</table>")[0])
     pairs = [c for c in cells if "–" in c]
     assert pairs and all(c.startswith('<bdi dir="ltr" class="pair">') for c in pairs)
-    caption = text(html.split("<caption")[1].split("</caption>")[0])
+    caption = text(html.split('<p class="caption" id="rounds-caption">')[1].split("</p>")[0])
     assert "Sami – Layla" in caption
     assert '<bdi dir="ltr" class="pair"><bdi>Sami</bdi> – <bdi>Layla</bdi></bdi>' in html  # read as the cells
 
