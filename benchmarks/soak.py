@@ -86,13 +86,21 @@ def serve(port: int, out: Path) -> None:
         ms, cpu_ms = (time.perf_counter() - t0) * 1e3, (time.thread_time() - c0) * 1e3
         gc.set_debug(0)
         kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        examples: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        for o in gc.garbage:  # what the SQLAlchemy objects were, to find where they are made
+            name = type(o).__qualname__
+            if name in ("Column", "ColumnClause", "BindParameter", "Label", "_anonymous_label"):
+                with contextlib.suppress(Exception):
+                    table = getattr(getattr(o, "table", None), "name", None)
+                    examples[name][f"{table}.{o.key}" if name != "_anonymous_label" else str(o)[:40]] += 1
         gc.garbage.clear()
         gc.collect()
         gc.freeze()
         write({"kind": "leak", "plain_garbage": plain, "frozen_before": frozen, "leaked": leaked,
                "full_ms": round(ms, 1), "full_cpu_ms": round(cpu_ms, 1),
                "alive_after": len(gc.get_objects()) + gc.get_freeze_count(),
-               "top": kinds.most_common(12)})
+               "top": kinds.most_common(12),
+               "examples": {k: v.most_common(6) for k, v in examples.items()}})
 
     signal.signal(signal.SIGUSR1, sample)
     signal.signal(signal.SIGUSR2, leak)
@@ -309,6 +317,8 @@ async def run(args: argparse.Namespace) -> None:
               f"collection took {lk['full_ms']} ms ({lk['full_cpu_ms']} ms CPU); RSS now "
               f"{rss_kib(proc.pid) / 1024:.1f} MiB", flush=True)
         print("leaked types:", ", ".join(f"{k} {v}" for k, v in lk["top"]), flush=True)
+        for k, v in lk.get("examples", {}).items():
+            print(f"  {k}:", ", ".join(f"{n} {c}" for n, c in v), flush=True)
     finally:
         stop(proc)
         for line in log.read_text(errors="replace").splitlines():
