@@ -19,6 +19,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 HIDDEN = ("Object.defineProperty(document, 'hidden', { get: () => true });"
           "Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });")
 OWN_AWAY = ".seat.pos-bottom .badge.away[data-forfeit-at]"
+# The background tab's title ends with the game's table and the brand.
+TITLE_END = {"ar": ") · طاولة الشكبة · Dineri", "en": ") · Chkobba table · Dineri"}
 
 
 @pytest.fixture
@@ -49,6 +51,7 @@ def test_your_own_away_seat_speaks_to_you_and_the_title_counts_down(
     # «● دورك (12 ث) · …»: the number held to its unit by a no-break space.
     seconds = re.match(r"(\d+)\u00a0", page.evaluate("document.title")[len(title):])
     assert seconds and 0 <= int(seconds.group(1)) <= 15, page.evaluate("document.title")
+    assert page.evaluate("document.title").endswith(TITLE_END[lang]), page.evaluate("document.title")
     page.locator(OWN_AWAY).wait_for(timeout=40000)
     page.wait_for_function("([s, t]) => document.querySelector(s).textContent.startsWith(t)",
                            arg=[OWN_AWAY, badge])

@@ -96,7 +96,7 @@ def test_tab_title_says_your_turn_in_the_background(browser: Any, server: str, c
     leila = open_table(a, console, table_id)
     karim = open_table(b, console, table_id)
     plain = karim.title()
-    assert plain == "Dineri · Table"
+    assert plain == "Chkobba table · Dineri"  # the game, then the brand
     cut_and_keep(leila)
     _lay_first(leila)  # now Karim's turn, while his tab is hidden
     karim.wait_for_function("document.title.startsWith('● Your turn')")
