@@ -11,6 +11,7 @@ Records, events and results are JSON documents the store never looks inside.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from collections.abc import Callable, Sequence
@@ -116,11 +117,28 @@ def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, p
     before ``offset``/``limit``, so one host's, address's or network's flood of tables hides
     nobody else's and pages neither repeat nor skip a table. ``changed_since``:
     leave out tables whose seats have not changed since then (they are about to expire)."""
+    q = _lobby_statement(per_address > 0, per_network > 0, changed_since is not None)
+    params: dict[str, Any] = {"per_host": per_host, "offset": offset, "limit": limit}
+    if per_address > 0:
+        params["per_address"] = per_address
+    if per_network > 0:
+        params["per_network"] = per_network
+    if changed_since is not None:
+        params["changed_since"] = changed_since
+    return [(t, int(n)) for t, n in s.execute(q, params)]
+
+
+@functools.lru_cache(maxsize=8)
+def _lobby_statement(by_address: bool, by_network: bool, since: bool) -> Any:
+    """:func:`open_public_tables`' statement, built once per shape with its caps, page and
+    ``changed_since`` as bound parameters: the lobby is read on every table change, and the
+    statement objects rebuilt each time were cyclic garbage that the collector's freezer kept
+    (benchmarks/soak.py found them to be most of what leaked)."""
     seated = (select(func.count()).select_from(Seat).where(Seat.table_id == Table.id)
               .correlate(Table).scalar_subquery())
     conditions = [Table.public.is_(True), Table.status == "open"]
-    if changed_since is not None:
-        conditions.append(_last_seat_change() >= changed_since)
+    if since:
+        conditions.append(_last_seat_change() >= bindparam("changed_since"))
     base = select(Table.id.label("id"), Table.host_id.label("host_id"), Table.clock.label("clock"),
                   Table.created_at.label("created_at"), seated.label("seated"),
                   func.coalesce(Table.creator_key, Table.id).label("origin"),
@@ -133,20 +151,19 @@ def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, p
 
     columns = ("id", "host_id", "clock", "created_at", "seated", "origin", "network")
 
-    def capped(t: Any, column: str, cap: int) -> Any:
+    def capped(t: Any, column: str, cap: str) -> Any:
         # The first ``cap`` rows of each value of ``column`` in lobby order (the others dropped).
         rank = func.row_number().over(partition_by=t.c[column], order_by=order(t)).label("rank")
         ranked = select(*(t.c[c] for c in columns), rank).subquery()
-        return select(*(ranked.c[c] for c in columns)).where(ranked.c.rank <= cap).subquery()
+        return select(*(ranked.c[c] for c in columns)).where(ranked.c.rank <= bindparam(cap)).subquery()
     # Host, then address, then network: each cap counts only the tables the narrower ones show.
-    listed = capped(base, "host_id", per_host)
-    if per_address > 0:
-        listed = capped(listed, "origin", per_address)
-    if per_network > 0:
-        listed = capped(listed, "network", per_network)
-    q = (select(Table, listed.c.seated).join(listed, listed.c.id == Table.id)
-         .order_by(*order(listed)).offset(offset).limit(limit))
-    return [(t, int(n)) for t, n in s.execute(q)]
+    listed = capped(base, "host_id", "per_host")
+    if by_address:
+        listed = capped(listed, "origin", "per_address")
+    if by_network:
+        listed = capped(listed, "network", "per_network")
+    return (select(Table, listed.c.seated).join(listed, listed.c.id == Table.id)
+            .order_by(*order(listed)).offset(bindparam("offset")).limit(bindparam("limit")))
 
 
 def lock_host(s: Session, host_id: str) -> None:
