@@ -25,3 +25,25 @@ def test_the_arabic_move_list_names_the_ranks_in_words(played: dict[str, Any]) -
     assert ranks_ar and not ranks_ar & {"J", "Q", "K", "A", "T"}, ranks_ar
     assert ranks_ar <= {"آس", "2", "3", "4", "5", "6", "7", "8", "9", "10", "بنت", "ولد", "شايب"}
     assert ranks_en & {"J", "Q", "K", "A"}  # English keeps the letters
+
+
+@pytest.mark.browser
+def test_the_action_log_shows_each_step_number_once(browser: Any, played: dict[str, Any]) -> None:
+    """A line of the action log starts with its step, a link to the replay at that step; the
+    list's own number is not drawn before it as well (the trial read «1. 1 سامي …»)."""
+    from tests.admin.test_admin_browser import _login
+
+    base = played["server"].base
+    m = match_of(played, "bots")
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_cookies([{"name": "dineri_lang", "value": "ar", "url": base}])
+    page = ctx.new_page()
+    try:
+        _login(page, base)
+        page.goto(f"{base}/admin/matches/{m['id']}")
+        first = page.locator("ol.log > li").nth(1)
+        assert first.evaluate("(li) => getComputedStyle(li).listStyleType") == "none"
+        step = first.locator("a").first.inner_text()
+        assert step.isdigit() and first.inner_text().startswith(step)
+    finally:
+        ctx.close()
