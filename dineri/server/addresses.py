@@ -8,8 +8,10 @@ not a trusted proxy cannot choose its address by sending that header.
 
 :func:`network_of` groups the addresses one subscriber holds: an IPv6 subscriber is given a whole
 ``/64`` (often more), so an address of it is counted as its ``/64``; an IPv4 address (also written
-IPv4-mapped, ``::ffff:a.b.c.d``) counts as itself. Anything that is not an IP address (a test
-client, a Unix socket) counts as its own text.
+IPv4-mapped, ``::ffff:a.b.c.d``) counts as itself. Everything that is not an IP address (a test
+client, a Unix socket, garbage a trusted proxy passed on in ``X-Forwarded-For``) counts as one
+network, :data:`NOT_AN_ADDRESS`: the re-check of issue 7 got a fresh guest limit for each
+made-up ``X-Forwarded-For`` text (``yy0``, ``yy1``, ...).
 
 :func:`wide_network_of` is the wider group the lobby caps too: an IPv6 address counts as its
 ``/48``, the block a site or a free tunnel broker hands out (65,536 ``/64`` networks: one holder
@@ -36,12 +38,14 @@ IPV6_PREFIX = 64
 #: ... and, for the lobby's wider cap, as its network of this prefix length (a site's block).
 IPV6_WIDE_PREFIX = 48
 KEY_LENGTH = 32  # hex digits stored (128 bits)
+#: The one network of every client whose address is not an IP address.
+NOT_AN_ADDRESS = "not-an-address"
 
 
 def network_of(host: str | None) -> str:
     """The network an address counts as: ``"203.0.113.7"`` -> ``"203.0.113.7"``,
     ``"2001:db8::1"`` -> ``"2001:db8::/64"``, ``"::ffff:203.0.113.7"`` -> ``"203.0.113.7"``;
-    not an IP address (``None`` too): the text itself (``"?"`` for ``None``)."""
+    not an IP address: :data:`NOT_AN_ADDRESS` (``"?"`` for ``None`` or empty)."""
     return _grouped(host, IPV6_PREFIX)
 
 
@@ -58,7 +62,7 @@ def _grouped(host: str | None, v6_prefix: int) -> str:
     try:
         ip = ipaddress.ip_address(host.strip().removeprefix("[").removesuffix("]").split("%", 1)[0])
     except ValueError:
-        return host
+        return NOT_AN_ADDRESS
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)

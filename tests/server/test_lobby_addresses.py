@@ -146,6 +146,10 @@ def test_a_trusted_proxy_s_addresses_count_and_ipv6_counts_by_64(url: str) -> No
                              headers={"X-Forwarded-For": address}).status_code
         assert [new(f"2001:db8:9:1::{i + 1}") for i in range(3)] == [201, 201, 429]
         assert new("2001:db8:9:2::1") == 201  # the next /64: another subscriber
+    # A trusted proxy that passes on a made-up X-Forwarded-For: every text that is no IP
+    # address is one client (the re-check of issue 7 got a fresh limit for each of yy0, yy1...).
+    with _app(url.replace("lobby.db", "junk.db"), guests_per_minute=2) as http:
+        assert [new(f"yy{i}") for i in range(3)] == [201, 201, 429]
 
 
 def test_sixty_64s_of_one_48_do_not_push_a_plain_table_off_page_one(url: str) -> None:
@@ -186,7 +190,8 @@ def test_the_key_is_a_keyed_hash_kept_while_the_table_is_open(url: str) -> None:
     assert keys.key("2001:db8::1") == keys.key("2001:db8::ffff:1") != keys.key("2001:db8:0:1::1")
     assert keys.key(FLOOD) != AddressKeys("another secret").key(FLOOD)
     assert network_of("::ffff:203.0.113.66") == FLOOD and network_of(None) == "?"
-    assert network_of("2001:DB8::1") == "2001:db8::/64" and network_of("testclient") == "testclient"
+    assert network_of("2001:DB8::1") == "2001:db8::/64"
+    assert network_of("testclient") == network_of("yy0") == network_of("yy1")
     assert wide_network_of("2001:db8:5:7::1") == "2001:db8:5::/48" == wide_network_of("2001:db8:5:ffff::9")
     assert wide_network_of("::ffff:203.0.113.66") == FLOOD == wide_network_of(FLOOD)  # IPv4: itself
     net = keys.network_key("2001:db8:5:7::1")
