@@ -19,6 +19,10 @@ from dineri.fanout.base import Fanout
 
 log = logging.getLogger("dineri.fanout")
 PREFIX = "dineri:"
+#: Connections to Redis at most (the pub/sub reader holds one); a publish beyond them waits for a
+#: free one, at most :data:`POOL_WAIT` seconds.
+POOL_SIZE = 100
+POOL_WAIT = 10.0
 
 
 class RedisFanout(Fanout):
@@ -36,7 +40,12 @@ class RedisFanout(Fanout):
 
     async def start(self) -> None:
         """Connect and start the reader task."""
-        self._redis = aioredis.from_url(self.url)
+        # A blocking pool: redis-py's default pool raises MaxConnectionsError at its 100th
+        # concurrent command, and a publish comes after its events were committed, so under a
+        # burst the other seats never heard of an acknowledged action (found by load_site.py).
+        pool = aioredis.BlockingConnectionPool.from_url(self.url, max_connections=POOL_SIZE,
+                                                        timeout=POOL_WAIT)
+        self._redis = aioredis.Redis.from_pool(pool)  # closes the pool with the client
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self.prefix + "_")  # a pub/sub connection needs one channel to read
         self._reader = asyncio.create_task(self._read())

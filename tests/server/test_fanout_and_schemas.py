@@ -91,6 +91,27 @@ def test_redis_fanout_between_two_processes_worth_of_clients() -> None:
 
 
 @pytest.mark.redis
+def test_a_burst_of_publishes_waits_for_connections_instead_of_failing() -> None:
+    """A publish follows a commit: 1,000 at once must all reach Redis and the subscriber (the
+    default pool of redis-py raised MaxConnectionsError past 100, found by load_site.py)."""
+    async def run() -> None:
+        f = RedisFanout(REDIS)
+        await f.start()
+        channel = "burst:" + secrets.token_hex(4)
+        got: list[dict] = []
+        f.subscribe(channel, got.append)
+        await f.wait_subscribed()
+        await asyncio.gather(*(f.publish(channel, {"n": i}) for i in range(1000)))
+        for _ in range(200):
+            if len(got) == 1000:
+                break
+            await asyncio.sleep(0.02)
+        assert sorted(m["n"] for m in got) == list(range(1000))
+        await f.stop()
+    asyncio.run(run())
+
+
+@pytest.mark.redis
 @pytest.mark.timeout(120)
 def test_whole_match_with_redis_fanout(tmp_path: Path) -> None:
     srv = Server(f"sqlite:///{tmp_path / 'r.db'}", DINERI_REDIS_URL=REDIS,
