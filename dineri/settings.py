@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     testing: bool = Field(default=False, description="only then may a client supply deck orders")
     bot_delay: float | None = Field(default=None, ge=0, le=10, description=(
         "seconds a computer player waits before each move, so people can follow it (issue 13 "
-        "item 2); unset: 0.6, and 0 on a testing server"))
+        "item 2); unset: 1.0 (just over the table page's 0.9 s pace), and 0 on a testing server"))
     admin_token: str | None = None
     max_message_bytes: int = Field(default=4096, ge=256)
     messages_per_second: float = Field(default=20.0, gt=0)
@@ -133,10 +133,12 @@ class Settings(BaseSettings):
 
     def resolved_bot_delay(self) -> float:
         """The computer players' delay before each move (seconds): ``bot_delay`` when set, else
-        0.6 (a move people can follow), or 0 on a testing server (tests run at full speed)."""
+        1.0 (a move people can follow: just over the table page's 900 ms pace, so computers
+        playing in a row never queue up and get drawn in a catch-up burst), or 0 on a testing
+        server (tests run at full speed)."""
         if self.bot_delay is not None:
             return self.bot_delay
-        return 0.0 if self.testing else 0.6
+        return 0.0 if self.testing else 1.0
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

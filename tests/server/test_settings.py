@@ -42,3 +42,20 @@ def test_display_names() -> None:
     for bad in ("", " ", "a" * 25, "a\nb", "\u200ex", 7):
         with pytest.raises(ValueError):
             clean_name(bad)
+
+
+def test_computer_players_wait_at_least_the_page_s_pace() -> None:
+    """Issue 13 item 2: a computer waits at least as long as the table page keeps another
+    player's move drawn (``PACE_MS`` in table-shell.js), so computers playing in a row never
+    queue up on the page and get drawn in a catch-up burst (seen in the second Arabic trial);
+    a testing server plays them at once; a setting wins."""
+    import re
+
+    import dineri
+
+    js = (Path(dineri.__file__).parent / "static" / "js" / "table-shell.js").read_text()
+    m = re.search(r"PACE_MS\s*=\s*(\d+)", js)
+    assert m is not None
+    assert Settings(testing=False).resolved_bot_delay() * 1000 >= int(m.group(1))
+    assert Settings(testing=True).resolved_bot_delay() == 0.0
+    assert Settings(testing=False, bot_delay=0.25).resolved_bot_delay() == 0.25
