@@ -104,7 +104,8 @@ def test_the_admin_replays_a_golf4_match_step_by_step(browser: Any, played: dict
     page.wait_for_function("document.getElementById('next').disabled")
     bar = page.locator("#scorebar").inner_text()
     for seat, total in enumerate(expect["totals"]):
-        assert f"{record['players'][seat]}: {total}" in bar, bar
+        shown = page.evaluate("(n) => Dineri.displayName(n)", record["players"][seat])  # as drawn
+        assert f"{shown}: {total}" in bar, bar
     assert page.evaluate(SEATS) == expect["hands"]  # every hand of the last round, face up
     ctx.close()
     assert errors == []

@@ -28,7 +28,7 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     link = host.locator("#invite-link").input_value()
     assert re.search(r"/join/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$", link)
     assert "privée" in host.locator("#setup-options").inner_text()
-    assert "30 s par tour" in host.locator("#setup-options").inner_text()
+    assert "30\xa0s par tour" in host.locator("#setup-options").inner_text()
     # The table is not in anyone's lobby.
     table_id = host.url.split("/t/")[1].split("?")[0]
     lobby = browser.new_context(viewport=PHONE, base_url=server).new_page()
@@ -82,6 +82,6 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     host.wait_for_function(
         "document.querySelector('.seat[data-seat=\"1\"] .badge.away').textContent.includes('forfait')")
     text = away.inner_text()
-    assert re.fullmatch(r"Absent\u202f: forfait dans \d+ s", text), text
+    assert re.fullmatch(r"Absent\u202f: forfait dans \d+\xa0s", text), text  # a no-break space
     host_ctx.close()
     assert console.errors == []

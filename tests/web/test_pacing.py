@@ -78,7 +78,7 @@ def test_computer_moves_arriving_close_together_are_shown_a_pace_apart(browser: 
         assert r.ok, r.text()
     page = console.watch(ctx.new_page())
     page.goto(f"/t/{table_id}")
-    page.wait_for_function("document.getElementById('setup-seats').textContent.includes('Bot 3')")
+    page.wait_for_function("document.getElementById('setup-seats').textContent.includes('Computer 3')")
     r = ctx.request.post(f"/api/tables/{table_id}/start", data={"first_dealer": 1, "decks": decks_for(3)})
     assert r.ok, r.text()
     # Whoever cuts (a computer cuts and keeps or lays the drawn card at once), play begins.
@@ -100,7 +100,7 @@ def test_computer_moves_arriving_close_together_are_shown_a_pace_apart(browser: 
     lines = page.evaluate("window.__lines")
     arrived = _bot_plays(frames)
     shown = [at for at, text in lines
-             if text.startswith("Bot ") and (" lays the " in text or " plays the " in text)]
+             if text.startswith("Computer ") and (" lays the " in text or " plays the " in text)]
     assert len(arrived) == len(shown) >= 6, (arrived, shown)
     # They arrived closer together than the pace ...
     arrival_gaps = [b - a for a, b in itertools.pairwise(arrived)]

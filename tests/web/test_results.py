@@ -31,7 +31,8 @@ def test_spectator_reads_game_and_match_results(browser: Any, server: str, conso
     page.wait_for_function("document.body.dataset.phase === 'over'", timeout=240000)
     page.wait_for_function("window.allLines.some((t) => t.endsWith(' wins the match.'))")
     seats = host.request.get(f"/api/tables/{table['id']}").json()["seats"]
-    names = [s["player"] for s in seats]
+    # As the page names them (a computer: "Computer 1 · easy", Dineri.displayName).
+    names = [page.evaluate("(n) => Dineri.displayName(n)", s["player"]) for s in seats]
     log = "\n".join(page.evaluate("window.allLines"))
     first_game = next(line for line in log.splitlines() if " game 1, " in line)
     assert "Opponents" not in log and "Your side" not in log
