@@ -76,7 +76,24 @@ SLOW_MS = 10.0  # a pause at least this long is counted apart
 BUCKETS_MS = (1.0, 5.0, 10.0, 25.0, 50.0, 100.0)  # pause histogram: < 1, < 5, … ≥ 100 ms
 
 
-class Pauses:
+class _Callback:
+    """A ``gc.callbacks`` hook that can be installed (idempotent) and removed."""
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def install(self) -> None:
+        """Start receiving the collector's callbacks (idempotent)."""
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        """Stop receiving them."""
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
+
+
+class Pauses(_Callback):
     """Times every collection through ``gc.callbacks``: ``collections``, ``max_ms``,
     ``total_ms``, ``slow`` (pauses ≥ :data:`SLOW_MS`), ``by_generation`` (count per generation),
     and per generation the longest pause on the wall clock and in the thread's CPU time (a pause
@@ -114,15 +131,6 @@ class Pauses:
         self.histogram[gen][sum(ms >= b for b in BUCKETS_MS)] += 1
         self.most_collected[gen] = max(self.most_collected[gen], int(info.get("collected", 0)))
 
-    def install(self) -> None:
-        """Start measuring (idempotent)."""
-        if self not in gc.callbacks:
-            gc.callbacks.append(self)
-
-    def remove(self) -> None:
-        """Stop measuring."""
-        if self in gc.callbacks:
-            gc.callbacks.remove(self)
 
     def summary(self) -> dict[str, Any]:
         """The figures as a JSON object (milliseconds rounded to 0.01)."""
@@ -229,7 +237,7 @@ def release() -> None:
         gc.enable()
 
 
-class Freezer:
+class Freezer(_Callback):
     """A ``gc.callbacks`` hook: after a collection of the middle or old generation that took at
     least ``after_ms`` of the collecting thread's CPU time, or that left the old generation
     holding ``old_limit`` objects or more, ``gc.freeze()`` (what survived is never walked
@@ -315,15 +323,6 @@ class Freezer:
                 "thaw_max_cpu_ms": round(self.thaw_max_cpu_ms, 1),
                 "frozen_since_thaw": self.frozen_since_thaw}
 
-    def install(self) -> None:
-        """Start freezing (idempotent)."""
-        if self not in gc.callbacks:
-            gc.callbacks.append(self)
-
-    def remove(self) -> None:
-        """Stop freezing."""
-        if self in gc.callbacks:
-            gc.callbacks.remove(self)
 
 
 async def thaw_when_quiet(freezer: Freezer, busy: Callable[[], bool], every: float = THAW_CHECK) -> None:
