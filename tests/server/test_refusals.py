@@ -68,6 +68,10 @@ def test_every_refusal_has_its_code(server: Server, api: Api) -> None:
         shadow.apply(1, {"type": "cut", "at": 0}, ok["seq"])
         ok = await b.act({"type": "keep"})
         shadow.apply(1, {"type": "keep"}, ok["seq"])
+        # The ack can reach the actor before the broadcast reaches the others: let them catch up
+        # so that "nothing broadcast" below counts only what a refusal would send.
+        await watcher.wait_seq(ok["seq"])
+        await a.wait_seq(ok["seq"])
         deal = shadow.state.deal
         assert deal is not None and shadow.state.turn == 1
         hand = [engine.CODE[c] for c in deal.hands[1]]
