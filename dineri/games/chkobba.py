@@ -17,28 +17,18 @@ from dineri import engine
 from dineri.engine import CODE, VALUE, MatchState, Options, RecordError, RuleError
 from dineri.engine.views import turn_of
 from dineri.fairness import commit, secure_deck
-from dineri.games.base import Game, GameError, GameMatch, Json
+from dineri.games import common
+from dineri.games.base import GameError, Json
 
 _CLIENT_KEYS = {"type", "at", "accept", "card", "capture"}
 
 
 def _check_form(action: Json) -> None:
-    """A client action must be exactly one of ``chkobba_actions``' models: only its own keys,
-    strict JSON types (no ``"5"`` for 5, no ``1`` for true). Raises :class:`GameError` ``malformed``."""
-    from pydantic import ValidationError
-
+    """A client action must be exactly one of ``chkobba_actions``' models (see
+    :func:`~dineri.games.common.check_form`). Raises :class:`GameError` ``malformed``."""
     from dineri.games.chkobba_actions import ACTION_MODELS
 
-    kind = action.get("type")
-    model = ACTION_MODELS.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        raise GameError("malformed", f"unknown action type {str(action.get('type'))[:32]!r}")
-    try:
-        model.model_validate(action, strict=True)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "action"
-        raise GameError("malformed", f"{where}: {first['msg']}") from None
+    common.check_form(action, ACTION_MODELS)
 
 
 def _deck_codes(deck: tuple[int, ...]) -> list[str]:
@@ -46,8 +36,11 @@ def _deck_codes(deck: tuple[int, ...]) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class ChkobbaMatch(GameMatch):
-    """An immutable Chkobba match: the engine ``state`` and the ``record`` that rebuilds it."""
+class ChkobbaMatch(common.RecordedMatch):
+    """An immutable Chkobba match: the engine ``state`` and the ``record`` that rebuilds it.
+
+    Phases: shuffle (the next round, or an accepted redeal, needs a deck: R7), cut, cut_choice,
+    play, redeal_vote, over (the match won or forfeited: R32, R33)."""
 
     state: MatchState
     record_: engine.MatchRecord
@@ -57,20 +50,6 @@ class ChkobbaMatch(GameMatch):
         """Number of seats (R4)."""
         return self.state.options.seats
 
-    @property
-    def phase(self) -> str:
-        """The engine phase: shuffle, cut, cut_choice, play, redeal_vote or over."""
-        return self.state.phase
-
-    @property
-    def over(self) -> bool:
-        """True once the match is won or forfeited (R32, R33)."""
-        return self.state.phase == "over"
-
-    def needs_deck(self) -> bool:
-        """True in phase ``shuffle``: the next round (or an accepted redeal) needs a deck (R7)."""
-        return self.state.phase == "shuffle"
-
     def add_deck(self, deck: list[str] | None = None) -> tuple[ChkobbaMatch, list[Json]]:
         """Supply the next shuffle (R7): a secure one unless ``deck`` (card codes) is given.
 
@@ -78,17 +57,13 @@ class ChkobbaMatch(GameMatch):
         (``deck`` is the 0-based index of the shuffle). Raises :class:`GameError` ``malformed``.
         """
         rec = self.record_
-        pending = list(rec.extra.get("pending_decks", []))
-        if deck is None and pending:
-            deck = pending.pop(0)  # testing: a stacked order supplied at the start
+        deck, extra = common.next_deck(rec.extra, deck)
         cards = secure_deck() if deck is None else _parse_deck(deck)
         fair = commit(cards)
-        extra = {**rec.extra, "pending_decks": pending} if pending else _without_pending(rec.extra)
         new_rec = replace(rec, decks=(*rec.decks, cards), fairness=(*(rec.fairness or ()), fair),
                           extra=extra)
         state = engine.add_deck(self.state, cards)
-        event = {"type": "commitment", "deck": len(rec.decks), "commitment": fair.commitment}
-        return ChkobbaMatch(state, new_rec), [event]
+        return ChkobbaMatch(state, new_rec), [common.commitment_event(len(rec.decks), fair.commitment)]
 
     def apply(self, seat: int, action: Json, *, auto: bool = False) -> tuple[ChkobbaMatch, list[Json]]:
         """Apply a client action object (``match-record.md`` without ``seat``/``auto``) for ``seat``.
@@ -115,16 +90,8 @@ class ChkobbaMatch(GameMatch):
             raise GameError(e.code, e.message) from None
         rec = self.record_.with_action(act)
         if state.phase == "over":
-            rec = replace(rec, result=engine.replay(rec).to_json(), extra=_without_pending(rec.extra))
+            rec = replace(rec, result=engine.replay(rec).to_json(), extra=common.without_pending(rec.extra))
         return ChkobbaMatch(state, rec), events
-
-    def last_action(self) -> Json:
-        """The last record action (``match-record.md`` form, with ``seat``); raises ``IndexError``."""
-        return dict(self.record_.actions[-1])
-
-    def actions_count(self) -> int:
-        """How many actions the record holds."""
-        return len(self.record_.actions)
 
     def seat_view(self, seat: int) -> Json:
         """The engine's seat view (its own hand only)."""
@@ -150,9 +117,7 @@ class ChkobbaMatch(GameMatch):
         """Every action object ``seat`` may send now (a cut is listed once, without ``at``)."""
         out: list[Json] = []
         cut = False
-        for act in engine.legal_actions(self.state, seat):
-            doc = engine.action_to_json(act)
-            doc.pop("seat")
+        for doc in common.action_docs(engine.legal_actions(self.state, seat), engine.action_to_json):
             if doc["type"] == "cut":
                 if cut:
                     continue
@@ -190,10 +155,6 @@ class ChkobbaMatch(GameMatch):
             return {"type": "answer_redeal", "accept": False}
         return None
 
-    def forfeit_action(self) -> Json:
-        """R33: ``{"type": "forfeit"}``."""
-        return {"type": "forfeit"}
-
     def result(self) -> Json | None:
         """Once over: ``winner`` (side), ``reason`` (won/forfeit), ``ranks`` (1 for the winning
         side's seats, 2 for the others), ``games_won``, ``forfeited_by``, ``scores`` (R32, R33)."""
@@ -205,37 +166,18 @@ class ChkobbaMatch(GameMatch):
                 "ranks": ranks, "games_won": list(st.games_won), "forfeited_by": st.forfeited_by,
                 "scores": list(st.scores)}
 
-    def rounds(self) -> list[Json]:
-        """Every finished round (``match-record.md``, A finished round)."""
-        return [r.to_json() for r in self.state.rounds]
-
-    def record(self) -> Json:
-        """The full ``dineri-match/1`` document, decks and salts included."""
-        return self.record_.to_json()
-
-    def reveal(self) -> Json:
-        """Once over: ``{"type": "reveal", "decks": [...], "fairness": [...]}`` (R7)."""
-        if not self.over:
-            raise ValueError("decks are revealed only when the match is over")
-        doc = self.record_.to_json()
-        return {"type": "reveal", "decks": doc["decks"], "fairness": doc.get("fairness", [])}
-
-
-def _without_pending(extra: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in extra.items() if k != "pending_decks"}
-
 
 def _parse_deck(deck: object) -> tuple[int, ...]:
-    try:
-        return engine.record.parse_deck(deck, 0)
-    except RecordError as e:
-        raise GameError("malformed", str(e)) from None
+    """A deck of 40 card codes (R1) as engine cards; :class:`GameError` ``malformed``."""
+    return common.malformed_on(RecordError, engine.record.parse_deck, deck, 0)
 
 
-class ChkobbaGame(Game):
+class ChkobbaGame(common.RecordedGame):
     """Chkobba (``docs/rules/chkobba.md``)."""
 
     name = "chkobba"
+    actions_module = "dineri.games.chkobba_actions"
+    events_module = "dineri.games.chkobba_events"
 
     def check_options(self, options: Json) -> Json:
         """``{"seats": 2|4, "target": 11|21|31, "best_of": 1|3|5}``; raises :class:`GameError`."""
@@ -255,10 +197,7 @@ class ChkobbaGame(Game):
     def replay_steps(self, record: Json) -> list[Json]:
         """Step a record in one pass (see :meth:`Game.replay_steps`): the engine's events and
         :func:`dineri.engine.summary` after each accepted action. Raises :class:`GameError`."""
-        try:
-            rec = engine.load_record(record)
-        except RecordError as e:
-            raise GameError("malformed", str(e)) from None
+        rec = common.malformed_on(RecordError, engine.load_record, record)
         state = engine.new_match(rec.options, rec.first_dealer, rec.decks)
         steps: list[Json] = [{"index": None, "action": None, "events": [], "state": engine.summary(state)}]
         for i, raw in enumerate(rec.actions):
@@ -284,30 +223,14 @@ class ChkobbaGame(Game):
         parsed = [_parse_deck(d) for d in (decks or [])]
         # Testing: supplied orders wait server-side (record key ``pending_decks``, dropped at the
         # end) until each is needed, so a restarted server deals the same stacked decks.
-        extra = {"pending_decks": [_deck_codes(d) for d in parsed]} if parsed else {}
         rec = engine.MatchRecord(options=opts, first_dealer=first_dealer, decks=(), actions=(),
-                                 players=tuple(players), fairness=(), extra=extra)
+                                 players=tuple(players), fairness=(),
+                                 extra=common.pending_extra(_deck_codes(d) for d in parsed))
         return ChkobbaMatch(engine.new_match(opts, first_dealer), rec).add_deck()
-
-    def action_models(self) -> dict[str, type[Any]]:
-        """The models of :mod:`dineri.games.chkobba_actions`."""
-        from dineri.games.chkobba_actions import ACTION_MODELS
-
-        return dict(ACTION_MODELS)
-
-    def event_models(self) -> dict[str, type[Any]]:
-        """The models of :mod:`dineri.games.chkobba_events`."""
-        from dineri.games.chkobba_events import EVENT_MODELS
-
-        return dict(EVENT_MODELS)
 
     def load(self, record: Json) -> ChkobbaMatch:
         """Replay a stored record (all its decks are already in it). Raises :class:`GameError`."""
-        try:
-            rec = engine.load_record(record)
-        except RecordError as e:
-            raise GameError("malformed", str(e)) from None
+        rec = common.malformed_on(RecordError, engine.load_record, record)
         rep = engine.replay(rec)
-        if rep.error is not None:
-            raise GameError(rep.error["code"], f"stored record refused at action {rep.error['index']}")
+        common.check_replay(rep.error)
         return ChkobbaMatch(rep.state, rec)

@@ -10,48 +10,46 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from dineri.games.models import Strict
 
 CardCode = Annotated[str, Field(pattern=r"^[A2-7QJK][DHSC]$", description="a card code, e.g. 7D (R1)")]
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CutAction(_Action):
+class CutAction(Strict):
     """R8: cut at position ``at`` (0–39); absent or null lets the server pick one at random."""
 
     type: Literal["cut"]
     at: int | None = Field(default=None, ge=0, le=39)
 
 
-class KeepAction(_Action):
+class KeepAction(Strict):
     """R9: the cutter keeps the drawn card."""
 
     type: Literal["keep"]
 
 
-class TableAction(_Action):
+class TableAction(Strict):
     """R9: the cutter puts the drawn card on the table."""
 
     type: Literal["table"]
 
 
-class ProposeRedealAction(_Action):
+class ProposeRedealAction(Strict):
     """R10: propose a redeal."""
 
     type: Literal["propose_redeal"]
 
 
-class AnswerRedealAction(_Action):
+class AnswerRedealAction(Strict):
     """R10: an opponent of the proposer accepts or refuses."""
 
     type: Literal["answer_redeal"]
     accept: bool
 
 
-class ClaimAction(_Action):
+class ClaimAction(Strict):
     """R19–R22: claim a missed capture with the laid ``card``, naming the cards it could take."""
 
     type: Literal["claim"]
@@ -59,7 +57,7 @@ class ClaimAction(_Action):
     capture: list[CardCode] = Field(min_length=1)
 
 
-class PlayAction(_Action):
+class PlayAction(Strict):
     """R13–R18: play ``card``; ``capture`` names the cards taken (absent or empty = lay it)."""
 
     type: Literal["play"]
@@ -67,7 +65,7 @@ class PlayAction(_Action):
     capture: list[CardCode] = Field(default_factory=list)
 
 
-class ForfeitAction(_Action):
+class ForfeitAction(Strict):
     """R33: the sender's side forfeits the match."""
 
     type: Literal["forfeit"]

@@ -7,28 +7,21 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from dineri.games.chkobba_actions import CardCode
+from dineri.games.models import CommitmentFields, FairnessFields, Strict
 
 Side = Annotated[int, Field(ge=0, le=1)]
 Seat = Annotated[int, Field(ge=0, le=3)]
 Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CommitmentEvent(_Event):
+class CommitmentEvent(CommitmentFields):
     """R7: the commitment to the next shuffle (``deck`` = its 0-based index), before its cut."""
 
-    type: Literal["commitment"]
-    deck: int = Field(ge=0)
-    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
 
-
-class CutEvent(_Event):
+class CutEvent(Strict):
     """R8: the cutter cut at ``at``; ``drawn`` is the card shown to every player."""
 
     type: Literal["cut"]
@@ -38,7 +31,7 @@ class CutEvent(_Event):
     auto: bool
 
 
-class DealEvent(_Event):
+class DealEvent(Strict):
     """R9: the cutter kept or tabled the drawn card; the 4 table cards (hands come in views)."""
 
     type: Literal["deal"]
@@ -50,7 +43,7 @@ class DealEvent(_Event):
     auto: bool
 
 
-class DealMoreEvent(_Event):
+class DealMoreEvent(Strict):
     """R11: 3 more cards to each seat."""
 
     type: Literal["deal_more"]
@@ -58,7 +51,7 @@ class DealMoreEvent(_Event):
     deck_left: int
 
 
-class PlayEvent(_Event):
+class PlayEvent(Strict):
     """R13–R18, R23: a card played; ``capture`` empty = laid; ``chkobba`` when it swept the table."""
 
     type: Literal["play"]
@@ -69,7 +62,7 @@ class PlayEvent(_Event):
     auto: bool
 
 
-class ClaimEvent(_Event):
+class ClaimEvent(Strict):
     """R19–R22: a missed capture claimed with the laid ``card``."""
 
     type: Literal["claim"]
@@ -80,7 +73,7 @@ class ClaimEvent(_Event):
     auto: bool
 
 
-class RedealProposedEvent(_Event):
+class RedealProposedEvent(Strict):
     """R10: a redeal proposed."""
 
     type: Literal["redeal_proposed"]
@@ -88,7 +81,7 @@ class RedealProposedEvent(_Event):
     auto: bool
 
 
-class RedealAnsweredEvent(_Event):
+class RedealAnsweredEvent(Strict):
     """R10: an opponent of the proposer answered."""
 
     type: Literal["redeal_answered"]
@@ -97,7 +90,7 @@ class RedealAnsweredEvent(_Event):
     auto: bool
 
 
-class RoundResultModel(_Event):
+class RoundResultModel(Strict):
     """R26–R29: a finished round (``match-record.md``); categories hold the side or null (baji)."""
 
     game: int
@@ -114,7 +107,7 @@ class RoundResultModel(_Event):
     points: Pair
 
 
-class RoundOverEvent(_Event):
+class RoundOverEvent(Strict):
     """R25–R29: the round ended: leftovers (to the last capturing side), result, game scores."""
 
     type: Literal["round_over"]
@@ -124,7 +117,7 @@ class RoundOverEvent(_Event):
     scores: Pair
 
 
-class GameOverEvent(_Event):
+class GameOverEvent(Strict):
     """R31: a side won the game."""
 
     type: Literal["game_over"]
@@ -134,7 +127,7 @@ class GameOverEvent(_Event):
     games_won: Pair
 
 
-class ForfeitEvent(_Event):
+class ForfeitEvent(Strict):
     """R33: a seat's side forfeited (``auto``: its grace period ran out)."""
 
     type: Literal["forfeit"]
@@ -143,7 +136,7 @@ class ForfeitEvent(_Event):
     auto: bool
 
 
-class MatchOverEvent(_Event):
+class MatchOverEvent(Strict):
     """R32, R33: the match is over."""
 
     type: Literal["match_over"]
@@ -152,14 +145,11 @@ class MatchOverEvent(_Event):
     reason: Literal["won", "forfeit"]
 
 
-class Fairness(_Event):
+class Fairness(FairnessFields):
     """A revealed salt and the commitment it opens (R7)."""
 
-    salt: str
-    commitment: str
 
-
-class RevealEvent(_Event):
+class RevealEvent(Strict):
     """R7: after the match, every deck (top first, before its cut) and its salt."""
 
     type: Literal["reveal"]

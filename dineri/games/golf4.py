@@ -16,36 +16,24 @@ from typing import Any
 
 from dineri import golf4 as engine
 from dineri.fairness import commit_codes, shuffled
-from dineri.games.base import Game, GameError, GameMatch, Json
+from dineri.games import common
+from dineri.games.base import GameError, Json
 from dineri.golf4 import CODE, MatchState, Options, RecordError, RuleError
 
 _CLIENT_KEYS = {"type", "slot"}
 
 
 def _check_form(action: Json) -> None:
-    """A client action must be exactly one of ``golf4_actions``' models, with strict JSON types.
-    Raises :class:`GameError` ``malformed``."""
-    from pydantic import ValidationError
-
+    """A client action must be exactly one of ``golf4_actions``' models (see
+    :func:`~dineri.games.common.check_form`). Raises :class:`GameError` ``malformed``."""
     from dineri.games.golf4_actions import ACTION_MODELS
 
-    kind = action.get("type")
-    model = ACTION_MODELS.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        raise GameError("malformed", f"unknown action type {str(kind)[:32]!r}")
-    try:
-        model.model_validate(action, strict=True)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "action"
-        raise GameError("malformed", f"{where}: {first['msg']}") from None
+    common.check_form(action, ACTION_MODELS)
 
 
 def _parse_deck(deck: object) -> tuple[int, ...]:
-    try:
-        return engine.parse_deck(deck, 0)
-    except RecordError as e:
-        raise GameError("malformed", str(e)) from None
+    """A deck of 52 card codes (G3) as engine cards; :class:`GameError` ``malformed``."""
+    return common.malformed_on(RecordError, engine.parse_deck, deck, 0)
 
 
 def _timeout_action(state: MatchState, seat: int) -> Json | None:
@@ -67,9 +55,12 @@ def _timeout_action(state: MatchState, seat: int) -> Json | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Golf4Match(GameMatch):
+class Golf4Match(common.RecordedMatch):
     """An immutable golf4 match: the engine ``state``, the ``record_`` that rebuilds it, and the
-    private events of the last :meth:`apply` (``secret``; never stored)."""
+    private events of the last :meth:`apply` (``secret``; never stored).
+
+    Phases: shuffle (a round's deal, G5, or a reshuffle, G11, needs a deck), peek, play, over
+    (the last round scored, G15, or one seat only left in)."""
 
     state: MatchState
     record_: engine.MatchRecord
@@ -80,39 +71,19 @@ class Golf4Match(GameMatch):
         """Number of seats (2–8, G1)."""
         return self.state.seats
 
-    @property
-    def phase(self) -> str:
-        """The engine phase: shuffle, peek, play or over."""
-        return self.state.phase
-
-    @property
-    def over(self) -> bool:
-        """True once the last round is scored (G15) or one seat only is left in."""
-        return self.state.phase == "over"
-
-    def needs_deck(self) -> bool:
-        """True in phase ``shuffle``: a round's deal (G5) or a reshuffle (G11) needs a deck."""
-        return self.state.phase == "shuffle"
-
     def add_deck(self, deck: list[str] | None = None) -> tuple[Golf4Match, list[Json]]:
         """Supply the next deck: a secure shuffle unless ``deck`` (52 codes) is given. Returns the
         new match and its events: ``commitment`` first, then the engine's (``deal`` or
         ``reshuffle``). Raises :class:`GameError` ``malformed`` for a bad deck."""
         rec = self.record_
-        pending = list(rec.extra.get("pending_decks", []))
-        if deck is None and pending:
-            deck = pending.pop(0)  # testing: a stacked order supplied at the start
+        deck, extra = common.next_deck(rec.extra, deck)
         codes = shuffled(list(CODE)) if deck is None else deck
         cards = _parse_deck(codes)
         fair = commit_codes([CODE[c] for c in cards])
-        extra = {k: v for k, v in rec.extra.items() if k != "pending_decks"}
-        if pending:
-            extra["pending_decks"] = pending
         new_rec = replace(rec, decks=(*rec.decks, cards), extra=extra,
                           fairness=(*(rec.fairness or ()), engine.Fairness(fair.salt, fair.commitment)))
         state, events = engine.add_deck(self.state, cards)
-        event = {"type": "commitment", "deck": len(rec.decks), "commitment": fair.commitment}
-        return Golf4Match(state, new_rec), [event, *events]
+        return Golf4Match(state, new_rec), [common.commitment_event(len(rec.decks), fair.commitment), *events]
 
     def apply(self, seat: int, action: Json, *, auto: bool = False) -> tuple[Golf4Match, list[Json]]:
         """Apply a client action object (``match-record-golf4.md`` without ``seat``/``auto``).
@@ -143,18 +114,9 @@ class Golf4Match(GameMatch):
             a, b = engine.peek_slots(self.state.deal, seat)
             secret = {seat: [{"type": "peek_cards", "slots": {"2": CODE[a], "3": CODE[b]}}]}
         if state.phase == "over":
-            extra = {k: v for k, v in rec.extra.items() if k != "pending_decks"}
-            rec = replace(rec, extra=extra)
+            rec = replace(rec, extra=common.without_pending(rec.extra))
             rec = replace(rec, result=engine.replay(rec).to_json())
         return Golf4Match(state, rec, secret), events
-
-    def last_action(self) -> Json:
-        """The last record action (with ``seat``); raises ``IndexError`` when there is none."""
-        return dict(self.record_.actions[-1])
-
-    def actions_count(self) -> int:
-        """How many actions the record holds."""
-        return len(self.record_.actions)
 
     def public_view(self) -> Json:
         """The engine's public view: no face-down card (G7), the drawn card of nobody (G8)."""
@@ -174,12 +136,7 @@ class Golf4Match(GameMatch):
 
     def legal_actions(self, seat: int) -> list[Json]:
         """Every action object ``seat`` may send now (record form without ``seat``)."""
-        out = []
-        for act in engine.legal_actions(self.state, seat):
-            doc = engine.action_to_json(act)
-            doc.pop("seat")
-            out.append(doc)
-        return out
+        return common.action_docs(engine.legal_actions(self.state, seat), engine.action_to_json)
 
     def waiting_for(self) -> tuple[int, ...]:
         """In ``peek``: every seat still in that has not answered (G6); in ``play``: the seat to
@@ -225,10 +182,6 @@ class Golf4Match(GameMatch):
             return seat, {"type": "discard"}
         return None
 
-    def forfeit_action(self) -> Json:
-        """``{"type": "forfeit"}``."""
-        return {"type": "forfeit"}
-
     def result(self) -> Json | None:
         """Once over: ``reason`` (``forfeit`` when a forfeit ended it, else ``won``), ``winner``
         (the seat when one alone wins, else null), ``winners`` (G15: shared wins), ``ranks``
@@ -243,26 +196,13 @@ class Golf4Match(GameMatch):
                 "ranks": engine.ranks(st.totals, st.forfeited), "totals": list(st.totals),
                 "forfeited": list(st.forfeited)}
 
-    def rounds(self) -> list[Json]:
-        """Every finished round (``match-record-golf4.md``, A finished round)."""
-        return [r.to_json() for r in self.state.rounds]
 
-    def record(self) -> Json:
-        """The full golf4 record document, decks and salts included (server side only)."""
-        return self.record_.to_json()
-
-    def reveal(self) -> Json:
-        """Once over: ``{"type": "reveal", "decks": [...], "fairness": [...]}``."""
-        if not self.over:
-            raise ValueError("decks are revealed only when the match is over")
-        doc = self.record_.to_json()
-        return {"type": "reveal", "decks": doc["decks"], "fairness": doc.get("fairness", [])}
-
-
-class Golf4Game(Game):
+class Golf4Game(common.RecordedGame):
     """Four-card Golf (``docs/rules/golf4.md``): 2–8 seats, everyone alone."""
 
     name = "golf4"
+    actions_module = "dineri.games.golf4_actions"
+    events_module = "dineri.games.golf4_events"
 
     def check_options(self, options: Json) -> Json:
         """``{"seats": 2..8, "rounds": 9|18}`` (``rounds`` defaults to 9), strict JSON types, no
@@ -299,21 +239,17 @@ class Golf4Game(Game):
         if len(players) != opts.seats:
             raise GameError("malformed", f"{opts.seats} players are needed")
         parsed = [_parse_deck(d) for d in (decks or [])]
-        extra = {"pending_decks": [[CODE[c] for c in d] for d in parsed]} if parsed else {}
         rec = engine.MatchRecord(options=opts, first_dealer=first_dealer, decks=(), actions=(),
-                                 players=tuple(players), fairness=(), extra=extra)
+                                 players=tuple(players), fairness=(),
+                                 extra=common.pending_extra([CODE[c] for c in d] for d in parsed))
         state, _ = engine.new_match(opts, first_dealer)
         return Golf4Match(state, rec).add_deck()
 
     def load(self, record: Json) -> Golf4Match:
         """Replay a stored record (all its decks are in it). Raises :class:`GameError`."""
-        try:
-            rec = engine.load_record(record)
-        except RecordError as e:
-            raise GameError("malformed", str(e)) from None
+        rec = common.malformed_on(RecordError, engine.load_record, record)
         rep = engine.replay(rec)
-        if rep.error is not None:
-            raise GameError(rep.error["code"], f"stored record refused at action {rep.error['index']}")
+        common.check_replay(rep.error)
         if rep.applied != len(rec.actions):
             raise GameError("malformed", "stored record lacks a deck before its last actions")
         return Golf4Match(rep.state, rec)
@@ -321,10 +257,7 @@ class Golf4Game(Game):
     def replay_steps(self, record: Json) -> list[Json]:
         """Step a record in one pass (see :meth:`Game.replay_steps`): the engine's events and
         summary after each accepted action. Raises :class:`GameError` ``malformed``."""
-        try:
-            rec = engine.load_record(record)
-        except RecordError as e:
-            raise GameError("malformed", str(e)) from None
+        rec = common.malformed_on(RecordError, engine.load_record, record)
         out: list[Json] = [{"index": None, "action": None, "events": [],
                             "state": engine.summary(engine.start(rec))}]
         for step in engine.steps(rec):
@@ -332,15 +265,3 @@ class Golf4Game(Game):
                 out.append({"index": step.index, "action": step.action, "events": step.events,
                             "state": engine.summary(step.state)})
         return out
-
-    def action_models(self) -> dict[str, type[Any]]:
-        """The models of :mod:`dineri.games.golf4_actions`."""
-        from dineri.games.golf4_actions import ACTION_MODELS
-
-        return dict(ACTION_MODELS)
-
-    def event_models(self) -> dict[str, type[Any]]:
-        """The models of :mod:`dineri.games.golf4_events`."""
-        from dineri.games.golf4_events import EVENT_MODELS
-
-        return dict(EVENT_MODELS)

@@ -10,38 +10,36 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from dineri.games.models import Strict
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PeekAction(_Action):
+class PeekAction(Strict):
     """G6: look once at your slots 2 and 3 (shown to you alone, once)."""
 
     type: Literal["peek"]
 
 
-class SkipPeekAction(_Action):
+class SkipPeekAction(Strict):
     """G6: decline to look."""
 
     type: Literal["skip_peek"]
 
 
-class DrawAction(_Action):
+class DrawAction(Strict):
     """G8: take the top stock card (seen by you alone while you hold it)."""
 
     type: Literal["draw"]
 
 
-class TakeAction(_Action):
+class TakeAction(Strict):
     """G9: take the top discard (it must then be swapped in)."""
 
     type: Literal["take"]
 
 
-class SwapAction(_Action):
+class SwapAction(Strict):
     """G8, G9: put the held card face down into ``slot`` (0 top-left, 1 top-right, 2 bottom-left,
     3 bottom-right); the card there goes face up on the discard pile."""
 
@@ -49,19 +47,19 @@ class SwapAction(_Action):
     slot: int = Field(ge=0, le=3)
 
 
-class DiscardAction(_Action):
+class DiscardAction(Strict):
     """G8: discard the card you drew from the stock."""
 
     type: Literal["discard"]
 
 
-class KnockAction(_Action):
+class KnockAction(Strict):
     """G10: knock at the start of your turn, if nobody has knocked this round."""
 
     type: Literal["knock"]
 
 
-class ForfeitAction(_Action):
+class ForfeitAction(Strict):
     """Leave the match: your seat is out and cannot win (``match-record-golf4.md``)."""
 
     type: Literal["forfeit"]

@@ -9,26 +9,20 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dineri.games.models import CommitmentFields, FairnessFields, Strict
+
 CardCode = Annotated[str, Field(pattern=r"^[A2-9TJQK][DHSC]$", description="a card code, e.g. TH (G3)")]
 Seat = Annotated[int, Field(ge=0, le=7)]
 Slot = Annotated[int, Field(ge=0, le=3)]
 PerSeat = Annotated[list[int], Field(min_length=2, max_length=8)]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CommitmentEvent(_Event):
+class CommitmentEvent(CommitmentFields):
     """The commitment to the next deck (``deck``: its 0-based index in the record), published
     before the deck is used (a round's deal, or a reshuffle, G11)."""
 
-    type: Literal["commitment"]
-    deck: int = Field(ge=0)
-    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
 
-
-class DealEvent(_Event):
+class DealEvent(Strict):
     """G5: a round dealt; its first discard, face up. The four cards of each seat lie face down."""
 
     type: Literal["deal"]
@@ -38,7 +32,7 @@ class DealEvent(_Event):
     stock_left: int = Field(ge=0)
 
 
-class PeekEvent(_Event):
+class PeekEvent(Strict):
     """G6: a seat looked at its slots 2 and 3 (the cards go to that seat alone: ``peek_cards``)."""
 
     type: Literal["peek"]
@@ -46,7 +40,7 @@ class PeekEvent(_Event):
     auto: bool
 
 
-class SkipPeekEvent(_Event):
+class SkipPeekEvent(Strict):
     """G6: a seat declined to look (``auto``: the time limit passed)."""
 
     type: Literal["skip_peek"]
@@ -54,21 +48,21 @@ class SkipPeekEvent(_Event):
     auto: bool
 
 
-class PeekCardsEvent(_Event):
+class PeekCardsEvent(Strict):
     """G6, private: to the peeking seat alone, once, never logged or resent: its slots 2 and 3."""
 
     type: Literal["peek_cards"]
     slots: dict[Literal["2", "3"], CardCode]
 
 
-class TurnEvent(_Event):
+class TurnEvent(Strict):
     """G4: ``seat`` plays next."""
 
     type: Literal["turn"]
     seat: Seat
 
 
-class DrawEvent(_Event):
+class DrawEvent(Strict):
     """G8: a seat drew the top stock card (which card: to the drawer alone, in its view)."""
 
     type: Literal["draw"]
@@ -77,7 +71,7 @@ class DrawEvent(_Event):
     auto: bool
 
 
-class TakeEvent(_Event):
+class TakeEvent(Strict):
     """G9: a seat took the top discard ``card``."""
 
     type: Literal["take"]
@@ -86,7 +80,7 @@ class TakeEvent(_Event):
     auto: bool
 
 
-class SwapEvent(_Event):
+class SwapEvent(Strict):
     """G8, G9: the held card (``from`` the stock or the discard pile) went face down into ``slot``;
     ``card``, the one that lay there, went face up on the discard pile."""
 
@@ -100,7 +94,7 @@ class SwapEvent(_Event):
     auto: bool
 
 
-class DiscardEvent(_Event):
+class DiscardEvent(Strict):
     """G8: the drawn ``card`` went face up on the discard pile."""
 
     type: Literal["discard"]
@@ -109,7 +103,7 @@ class DiscardEvent(_Event):
     auto: bool
 
 
-class KnockEvent(_Event):
+class KnockEvent(Strict):
     """G10: ``seat`` knocked; ``final_turns``: the seats owed one last turn, in order."""
 
     type: Literal["knock"]
@@ -118,7 +112,7 @@ class KnockEvent(_Event):
     auto: bool
 
 
-class ReshuffleEvent(_Event):
+class ReshuffleEvent(Strict):
     """G11: the discards but the top one became the new stock, in the order of deck ``deck``."""
 
     type: Literal["reshuffle"]
@@ -126,7 +120,7 @@ class ReshuffleEvent(_Event):
     deck: int = Field(ge=0)
 
 
-class RoundOverEvent(_Event):
+class RoundOverEvent(Strict):
     """G13, G14: the round ended; every hand turned up, each seat's ``cards``, ``penalty`` and
     ``points``, and the running ``totals``."""
 
@@ -141,7 +135,7 @@ class RoundOverEvent(_Event):
     totals: PerSeat
 
 
-class ForfeitEvent(_Event):
+class ForfeitEvent(Strict):
     """A seat forfeited: it is out and cannot win (``side``: the seat itself, everyone plays alone)."""
 
     type: Literal["forfeit"]
@@ -150,7 +144,7 @@ class ForfeitEvent(_Event):
     auto: bool
 
 
-class MatchOverEvent(_Event):
+class MatchOverEvent(Strict):
     """G15: the match is over; ``winners``: the seats still in with the lowest total."""
 
     type: Literal["match_over"]
@@ -159,14 +153,11 @@ class MatchOverEvent(_Event):
     totals: PerSeat
 
 
-class Fairness(_Event):
+class Fairness(FairnessFields):
     """A revealed salt and the commitment it opens."""
 
-    salt: str
-    commitment: str
 
-
-class RevealEvent(_Event):
+class RevealEvent(Strict):
     """After the match: every deck (52 codes, top first) and its salt."""
 
     type: Literal["reveal"]

@@ -14,47 +14,32 @@ from typing import Any
 
 from dineri import seven_diamonds as sd
 from dineri.fairness import commit_codes, shuffled
-from dineri.games.base import Game, GameError, GameMatch, Json
+from dineri.games import common
+from dineri.games.base import GameError, Json
 
 _FULL_CODES = [sd.CODE[c] for c in sd.FULL_DECK]
 
 
 def _check_form(action: object) -> None:
-    """A client action must be exactly one of ``seven_diamonds_actions``' models: only its own
-    keys, strict JSON types. Raises :class:`GameError` ``malformed``."""
-    from pydantic import ValidationError
-
+    """A client action must be exactly one of ``seven_diamonds_actions``' models (see
+    :func:`~dineri.games.common.check_form`; an unknown type's message lists the known ones).
+    Raises :class:`GameError` ``malformed``."""
     from dineri.games.seven_diamonds_actions import ACTION_MODELS
 
-    if not isinstance(action, dict):
-        raise GameError("malformed", "an action must be a JSON object")
-    kind = action.get("type")
-    model = ACTION_MODELS.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        raise GameError("malformed", f"unknown action type {str(kind)[:32]!r}; expected one of "
-                                     f"{', '.join(ACTION_MODELS)}")
-    try:
-        model.model_validate(action, strict=True)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "action"
-        raise GameError("malformed", f"{where}: {first['msg']}") from None
+    common.check_form(action, ACTION_MODELS, list_types=True)
 
 
 def _parse_deck(deck: object) -> tuple[int, ...]:
-    try:
-        return sd.parse_deck(deck, 0)
-    except sd.RecordError as e:
-        raise GameError("malformed", str(e)) from None
-
-
-def _without_pending(extra: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in extra.items() if k != "pending_decks"}
+    """A deck of 32 card codes (S1) as engine cards; :class:`GameError` ``malformed``."""
+    return common.malformed_on(sd.RecordError, sd.parse_deck, deck, 0)
 
 
 @dataclass(frozen=True, slots=True)
-class SevenDiamondsMatch(GameMatch):
-    """An immutable Seven Diamonds match: the engine ``state`` and the ``record_`` that rebuilds it."""
+class SevenDiamondsMatch(common.RecordedMatch):
+    """An immutable Seven Diamonds match: the engine ``state`` and the ``record_`` that rebuilds it.
+
+    Phases: shuffle (the next round needs its deck, S4), bidding, play, over (the match won,
+    S16, or forfeited)."""
 
     state: sd.MatchState
     record_: sd.MatchRecord
@@ -64,31 +49,14 @@ class SevenDiamondsMatch(GameMatch):
         """4 (S2)."""
         return self.state.seats
 
-    @property
-    def phase(self) -> str:
-        """The engine phase: shuffle, bidding, play or over."""
-        return self.state.phase
-
-    @property
-    def over(self) -> bool:
-        """True once the match is won (S16) or forfeited."""
-        return self.state.phase == "over"
-
-    def needs_deck(self) -> bool:
-        """True in phase ``shuffle``: the next round needs its deck (S4)."""
-        return self.state.phase == "shuffle"
-
     def add_deck(self, deck: list[str] | None = None) -> tuple[SevenDiamondsMatch, list[Json]]:
         """Supply the next deck (a secure shuffle unless ``deck``, 32 card codes, is given) and
         deal it (S4). Returns the new match and the events ``commitment`` (``deck``: the 0-based
         index) then ``deal``. Raises :class:`GameError` ``malformed`` for a bad deck."""
         rec = self.record_
-        pending = list(rec.extra.get("pending_decks", []))
-        if deck is None and pending:
-            deck = pending.pop(0)  # testing: a stacked order supplied at the start
+        deck, extra = common.next_deck(rec.extra, deck)
         cards = _parse_deck(shuffled(_FULL_CODES) if deck is None else deck)
         fair = commit_codes([sd.CODE[c] for c in cards])
-        extra = {**rec.extra, "pending_decks": pending} if pending else _without_pending(rec.extra)
         new_rec = replace(rec, decks=(*rec.decks, cards),
                           fairness=(*(rec.fairness or ()), sd.Fairness(fair.salt, fair.commitment)),
                           extra=extra)
@@ -96,7 +64,7 @@ class SevenDiamondsMatch(GameMatch):
             state = sd.add_deck(self.state, cards)
         except ValueError as e:
             raise GameError("malformed", str(e)) from None
-        events: list[Json] = [{"type": "commitment", "deck": len(rec.decks), "commitment": fair.commitment}]
+        events = [common.commitment_event(len(rec.decks), fair.commitment)]
         if state.phase == "bidding" and self.state.phase == "shuffle":
             events.append(sd.deal_event(state))
         return SevenDiamondsMatch(state, new_rec), events
@@ -117,16 +85,8 @@ class SevenDiamondsMatch(GameMatch):
         rec = self.record_.with_action(act)
         if state.phase == "over":
             rec = replace(rec, result=sd.Replay(state, None, len(rec.actions)).to_json(),
-                          extra=_without_pending(rec.extra))
+                          extra=common.without_pending(rec.extra))
         return SevenDiamondsMatch(state, rec), events
-
-    def last_action(self) -> Json:
-        """The last record action (record form, with ``seat``); raises ``IndexError`` when none."""
-        return dict(self.record_.actions[-1])
-
-    def actions_count(self) -> int:
-        """How many actions the record holds."""
-        return len(self.record_.actions)
 
     def public_view(self) -> Json:
         """The engine's public view (record page, Views): no hand at all."""
@@ -142,12 +102,7 @@ class SevenDiamondsMatch(GameMatch):
 
     def legal_actions(self, seat: int) -> list[Json]:
         """Every action object ``seat`` may send now (the forfeit last)."""
-        out = []
-        for act in sd.legal_actions(self.state, seat):
-            doc = sd.action_to_json(act)
-            doc.pop("seat")
-            out.append(doc)
-        return out
+        return common.action_docs(sd.legal_actions(self.state, seat), sd.action_to_json)
 
     def to_act(self) -> int | None:
         """The seat to call or to play; ``None`` when over or waiting for a deck."""
@@ -174,10 +129,6 @@ class SevenDiamondsMatch(GameMatch):
             return {"type": "pass"}
         return {"type": "play", "card": sd.CODE[min(cards, key=lambda c: (sd.RANK[c], c))]}
 
-    def forfeit_action(self) -> Json:
-        """``{"type": "forfeit"}``."""
-        return {"type": "forfeit"}
-
     def result(self) -> Json | None:
         """Once over: ``reason`` (won/forfeit), ``winner`` (side), ``ranks`` (1 for the winning
         side's seats, 2 for the others), ``scores`` per side, ``forfeited`` (a seat or null)."""
@@ -188,26 +139,13 @@ class SevenDiamondsMatch(GameMatch):
                 "ranks": [1 if seat % 2 == st.winner else 2 for seat in range(4)],
                 "scores": list(st.scores), "forfeited": st.forfeited}
 
-    def rounds(self) -> list[Json]:
-        """Every finished round (record page, A finished round)."""
-        return [r.to_json() for r in self.state.rounds]
 
-    def record(self) -> Json:
-        """The full record document, decks and salts included."""
-        return self.record_.to_json()
-
-    def reveal(self) -> Json:
-        """Once over: ``{"type": "reveal", "decks": [...], "fairness": [...]}``; ``ValueError`` before."""
-        if not self.over:
-            raise ValueError("decks are revealed only when the match is over")
-        doc = self.record_.to_json()
-        return {"type": "reveal", "decks": doc["decks"], "fairness": doc.get("fairness", [])}
-
-
-class SevenDiamondsGame(Game):
+class SevenDiamondsGame(common.RecordedGame):
     """Seven Diamonds (``docs/rules/seven-diamonds.md``): four players, two sides, to 500."""
 
     name = "seven_diamonds"
+    actions_module = "dineri.games.seven_diamonds_actions"
+    events_module = "dineri.games.seven_diamonds_events"
 
     def check_options(self, options: Json) -> Json:
         """``{"seats": 4, "target": 500}`` (S2, S16): an absent key takes that value; any other
@@ -246,29 +184,16 @@ class SevenDiamondsGame(Game):
         parsed = [_parse_deck(d) for d in (decks or [])]
         # Testing: supplied orders wait server-side (record key ``pending_decks``, dropped at the
         # end) until each is needed, so a restarted server deals the same stacked decks.
-        extra = {"pending_decks": [[sd.CODE[c] for c in d] for d in parsed]} if parsed else {}
         rec = sd.MatchRecord(options=opts, first_dealer=first_dealer, decks=(), actions=(),
-                             players=tuple(players), fairness=(), extra=extra)
+                             players=tuple(players), fairness=(),
+                             extra=common.pending_extra([sd.CODE[c] for c in d] for d in parsed))
         return SevenDiamondsMatch(sd.new_match(opts, first_dealer), rec).add_deck()
-
-    def action_models(self) -> dict[str, type[Any]]:
-        """The models of :mod:`dineri.games.seven_diamonds_actions`."""
-        from dineri.games.seven_diamonds_actions import ACTION_MODELS
-
-        return dict(ACTION_MODELS)
-
-    def event_models(self) -> dict[str, type[Any]]:
-        """The models of :mod:`dineri.games.seven_diamonds_events`."""
-        from dineri.games.seven_diamonds_events import EVENT_MODELS
-
-        return dict(EVENT_MODELS)
 
     def load(self, record: Json) -> SevenDiamondsMatch:
         """Replay a stored record (its decks are in it). Raises :class:`GameError`."""
         rec = self._record(record)
         rep = sd.replay(rec)
-        if rep.error is not None:
-            raise GameError(rep.error["code"], f"stored record refused at action {rep.error['index']}")
+        common.check_replay(rep.error)
         return SevenDiamondsMatch(rep.state, rec)
 
     def replay_steps(self, record: Json) -> list[Json]:
@@ -278,7 +203,4 @@ class SevenDiamondsGame(Game):
 
     @staticmethod
     def _record(record: Json) -> sd.MatchRecord:
-        try:
-            return sd.load_record(record)
-        except sd.RecordError as e:
-            raise GameError("malformed", str(e)) from None
+        return common.malformed_on(sd.RecordError, sd.load_record, record)

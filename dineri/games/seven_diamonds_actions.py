@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from dineri.games.models import Strict
 
 CardCode = Annotated[str, Field(pattern=r"^[789TJQKAtjqka][DHSCdhsc]$",
                                 description="a card code of S1, e.g. 7D or TH (either case)")]
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class BidAction(_Action):
+class BidAction(Strict):
     """S5–S6: the seat whose call it is says ``pass`` or ``double`` (stage 1), ``pass`` or
     ``three`` (stage 2, the doubler's opponents)."""
 
@@ -28,20 +26,20 @@ class BidAction(_Action):
     call: Literal["pass", "double", "three"]
 
 
-class PlayAction(_Action):
+class PlayAction(Strict):
     """S8–S9: play ``card`` on its suit's pile (the round's first card is the 7D)."""
 
     type: Literal["play"]
     card: CardCode
 
 
-class PassAction(_Action):
+class PassAction(Strict):
     """S10: pass, holding no card that fits (announced as jella)."""
 
     type: Literal["pass"]
 
 
-class ForfeitAction(_Action):
+class ForfeitAction(Strict):
     """The sender's side forfeits the match."""
 
     type: Literal["forfeit"]

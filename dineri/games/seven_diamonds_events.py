@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from dineri.games.models import CommitmentFields, FairnessFields, Strict
 
 CardCode = Annotated[str, Field(pattern=r"^[789TJQKA][DHSC]$", description="a card code (S1)")]
 Side = Annotated[int, Field(ge=0, le=1)]
@@ -17,19 +19,11 @@ Four = Annotated[list[int], Field(min_length=4, max_length=4)]
 Multiplier = Annotated[int, Field(ge=1, le=3)]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CommitmentEvent(_Event):
+class CommitmentEvent(CommitmentFields):
     """The commitment to the next deck (``deck`` = its 0-based index), before it is dealt."""
 
-    type: Literal["commitment"]
-    deck: int = Field(ge=0)
-    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
 
-
-class DealEvent(_Event):
+class DealEvent(Strict):
     """S4: ``dealer`` dealt round ``round``, 8 cards each (hands come in the seat views);
     ``turn`` calls first (S5)."""
 
@@ -40,14 +34,14 @@ class DealEvent(_Event):
     turn: Seat
 
 
-class Call(_Event):
+class Call(Strict):
     """One call of the bidding."""
 
     seat: Seat
     call: Literal["pass", "double", "three"]
 
 
-class BidEvent(_Event):
+class BidEvent(Strict):
     """S5–S6: a call, and the multiplier standing after it."""
 
     type: Literal["bid"]
@@ -57,7 +51,7 @@ class BidEvent(_Event):
     auto: bool
 
 
-class PlayBeginsEvent(_Event):
+class PlayBeginsEvent(Strict):
     """S6–S8: the bidding is over; ``turn`` is the holder of the 7D, who plays it first."""
 
     type: Literal["play_begins"]
@@ -67,7 +61,7 @@ class PlayBeginsEvent(_Event):
     turn: Seat
 
 
-class PlayEvent(_Event):
+class PlayEvent(Strict):
     """S8–S9: a card played on its pile; ``hand_size`` is what the seat holds after it."""
 
     type: Literal["play"]
@@ -77,14 +71,14 @@ class PlayEvent(_Event):
     auto: bool
 
 
-class LastCardEvent(_Event):
+class LastCardEvent(Strict):
     """S11: the seat is down to one card (the server announces it)."""
 
     type: Literal["last_card"]
     seat: Seat
 
 
-class JellaEvent(_Event):
+class JellaEvent(Strict):
     """S10: the seat passed, holding no card that fits (جلى)."""
 
     type: Literal["jella"]
@@ -92,7 +86,7 @@ class JellaEvent(_Event):
     auto: bool
 
 
-class RoundResultModel(_Event):
+class RoundResultModel(Strict):
     """S13–S15: a finished round (record page): ``left`` per seat, ``[]`` for ``out``, null for
     its partner (not looked at); ``points`` = card points × multiplier + bonus, to one side."""
 
@@ -108,7 +102,7 @@ class RoundResultModel(_Event):
     points: Pair
 
 
-class RoundOverEvent(_Event):
+class RoundOverEvent(Strict):
     """S13–S16: the round ended; its result and the running scores."""
 
     type: Literal["round_over"]
@@ -116,7 +110,7 @@ class RoundOverEvent(_Event):
     scores: Pair
 
 
-class ForfeitEvent(_Event):
+class ForfeitEvent(Strict):
     """A seat's side forfeited (``auto``: its grace period ran out)."""
 
     type: Literal["forfeit"]
@@ -125,7 +119,7 @@ class ForfeitEvent(_Event):
     auto: bool
 
 
-class MatchOverEvent(_Event):
+class MatchOverEvent(Strict):
     """S16 or a forfeit: the match is over."""
 
     type: Literal["match_over"]
@@ -134,14 +128,11 @@ class MatchOverEvent(_Event):
     scores: Pair
 
 
-class Fairness(_Event):
+class Fairness(FairnessFields):
     """A revealed salt and the commitment it opens."""
 
-    salt: str
-    commitment: str
 
-
-class RevealEvent(_Event):
+class RevealEvent(Strict):
     """After the match: every deck (top first) and its salt."""
 
     type: Literal["reveal"]
