@@ -106,9 +106,11 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
     ``/replay``, ``/lang/{code}`` and ``/favicon.ico`` (a redirect to the SVG icon) and the
     replay endpoint ``POST /api/replay`` to *app*.
 
-    *settings* is the server's settings object; the pages need nothing from it yet
-    (kept for the factory's call signature). Call once per app.
+    *settings* is the server's settings object: the table page gets its ``grace_seconds`` (a
+    dropped seat's grace before its side forfeits, R33), so a page whose own socket is down can
+    count down to that forfeit while the server cannot tell it. Call once per app.
     """
+    grace = getattr(settings, "grace_seconds", None)
     app.mount(STATIC_URL.rstrip("/"), StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(replay.router)
 
@@ -122,7 +124,8 @@ def mount_web(app: FastAPI, settings: Any = None) -> None:
         if not _TOKEN.match(table_id):
             return render(request, "not_found.html", status_code=404)
         game = page_game(await _game_of(request, table_id))
-        return render(request, f"games/{game}.html", game=game, page={"table_id": table_id, "game": game})
+        return render(request, f"games/{game}.html", game=game,
+                      page={"table_id": table_id, "game": game, "grace_seconds": grace})
 
     @app.get("/replay", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, match: str | None = None,

@@ -118,7 +118,11 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         # the strategy id in its own column (Arabic phone trial: «لاعب آلي 2 (طمّاع)»).
         bot = {"fr": "Ordinateur {n} · facile", "ar": "لاعب الحاسوب {n} · سهل"}[lang]
         assert names == [bot.format(n=1), bot.format(n=2)]
-        assert page.locator("table.players td.strategy").all_inner_texts() == ["greedy", "greedy"]
+        # The strategy column names the level in the page's words too (fresh Arabic trial:
+        # "greedy"), the strategy's id kept in data-strategy.
+        strategy = page.locator("table.players td.strategy")
+        assert strategy.all_inner_texts() == [{"fr": "facile", "ar": "سهل"}[lang]] * 2
+        assert strategy.evaluate_all("(ts) => ts.map((t) => t.dataset.strategy)") == ["greedy", "greedy"]
         # A 1v1's winner is a player, never a side («الفائز: الفريق 2»).
         result = page.locator("p.result").inner_text()
         assert re.search(bot.format(n=r"[12]"), result) and ("الفريق" not in result and "camp" not in result)

@@ -82,7 +82,7 @@ def test_admin_lists_and_shows_the_match_as_dineri_replay_does(games: dict[str, 
     # Computers named as the players' pages name them; the strategy id in its own column.
     for name in ("Computer 1 · easy", "Computer 4 · easy"):
         assert f'<td class="name">{name}</td>' in html
-    assert '<td class="strategy"><code>greedy</code></td>' in html and "Bot 1 (greedy)" not in html
+    assert '<td class="strategy" data-strategy="greedy">easy</td>' in html and "Bot 1 (greedy)" not in html
     if game == "seven_diamonds":
         a, b = expect["scores"]
         assert f"Scores: {a} – {b}" in html and f"Winner: side {expect['winner'] + 1}" in html

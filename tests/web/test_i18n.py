@@ -100,7 +100,7 @@ def test_scripts_get_the_whole_catalogue() -> None:
         ("Dinari", "Dinari", "ديناري"),
         ("Barmila", "Barmila", "برميلة"),
         ("Sab'a l-hayya", "Sab'a l-hayya", "سبعة الحية"),
-        ("Dealer", "Donneur", "الموزّع"),
+        ("Dealer", "Donneur", "التوزيع"),
         ("Claim a missed capture", "Réclamer une prise ratée", "المطالبة بأكلة فائتة"),
         ("Cut", "Couper", "قطع"),
         ("Game {game} · Round {round}", "Partie {game} · Manche {round}", "اللعبة {game} · الجولة {round}"),

@@ -31,15 +31,16 @@ def clock_server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.parametrize(("lang", "title", "badge", "why"), [
-    ("ar", "● دورك (", "أنت غائب: تخسر المباراة بعد ", "لعب المؤقّت أدوارك"),
+    ("ar", "● دورك (", "وضع الغياب: تُحتسب عليك الخسارة بعد ", "لعب المؤقّت أدوارك"),
     ("en", "● Your turn (", "You are away: you forfeit in ", "The clock played your turns"),
 ])
 def test_your_own_away_seat_speaks_to_you_and_the_title_counts_down(
         browser: Any, clock_server: str, console: Any, lang: str, title: str, badge: str,
         why: str) -> None:
     """1v1 with a 15 s clock, nobody plays: the seat to act sees its seconds in the hidden tab's
-    title («● دورك (12 ث) · …»); once the clock has played its turn, its own seat says «أنت غائب:
-    تخسر المباراة بعد … ث» (never the third person «ينسحب فريقه») and why, with how to come back."""
+    title («● دورك (12 ث) · …»); once the clock has played its turn, its own seat says «وضع الغياب:
+    تُحتسب عليك الخسارة بعد … ث» (never the third person «ينسحب فريقه», nor a gendered «أنت غائب:
+    تخسر») and why, with how to come back."""
     a, b = (player(browser, clock_server, name, lang=lang) for name in ("Amel", "Bilel"))
     for ctx in (a, b):
         ctx.add_init_script(HIDDEN)

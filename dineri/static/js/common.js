@@ -144,6 +144,32 @@
 
   function isComputerName(name) { return BOT_NAME.test(name || ""); }
 
+  /** A seat's name in two parts, for a narrow seat box: a computer's "Computer 4" and its level
+   * ("medium") apart, so the level can take a small line of its own (the fresh Arabic phone
+   * trial: «لاعب الحاسوب 4 · متوسط» ran to three lines in a 2v2 seat at 360 px). Arabic's seat
+   * line is the short «الحاسوب 4»: «لاعب الحاسوب 4» alone is wider than a quarter of a phone (the
+   * seat's title keeps the whole name). A person's name whole, with no level. */
+  function nameParts(name) {
+    var m = BOT_NAME.exec(name || "");
+    if (!m) { return { name: name || "", level: null }; }
+    return { name: fmt(_("Computer {n}"), { n: m[1] }), level: LEVEL_NAMES[m[2]] };
+  }
+
+  /** The <strong class="seat-name"> of a seat box: the name (clamped to two lines by the
+   * stylesheet, the whole name in its title) and a computer's level on a small line under it; a
+   * screen reader and a copy read "Computer 4 · medium" as everywhere else. */
+  function seatName(full) {
+    var parts = nameParts(full);
+    if (!parts.level) {
+      return el("strong", { class: "seat-name", title: parts.name }, [el("span", { class: "seat-who", text: parts.name })]);
+    }
+    return el("strong", { class: "seat-name computer", title: displayName(full) }, [
+      el("span", { class: "seat-who", text: parts.name }),
+      el("span", { class: "sr-only", text: " · " }),
+      el("span", { class: "seat-level", text: parts.level })
+    ]);
+  }
+
   // Lists in the page's language: Arabic joins with its own comma (،).
   function joinList(items) { return items.join(LANG === "ar" ? "، " : ", "); }
   /** Names of one side: "Amel and Chaima" ("أمل وشيماء", "Amel et Chaima"); more than two: the
@@ -338,7 +364,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
-    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, rankShort: rankShort, displayName: displayName, isComputerName: isComputerName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, rankShort: rankShort, displayName: displayName, isComputerName: isComputerName, nameParts: nameParts, seatName: seatName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, fill: fill, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };

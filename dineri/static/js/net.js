@@ -9,6 +9,7 @@
  *   ack(id)         your action was accepted
  *   refused(id, code)  your action (id) or frame (id null) was refused; nothing changed
  *   closed(code)    the server refused this socket for good (4403 private, 4404 no table, ...)
+ *   connection(up)  the socket opened (true) or dropped (false); it reconnects by itself
  * Events always arrive before the view they lead to. */
 (function () {
   "use strict";
@@ -132,6 +133,7 @@
         });
       },
       onmessage: function (msg) { self.onFrame(msg); },
+      onstate: function (up) { self.emit("connection", up); },
       onrefused: function (code) { self.emit("closed", code); }
     });
   }

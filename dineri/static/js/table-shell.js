@@ -12,7 +12,7 @@
   var inviteCode = params.get("code") || "";
   var $ = function (id) { return document.getElementById(id); };
 
-  var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null };
+  var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null, down: null };
 
   var explain = D.explain;
   function showError(code) { $("error").textContent = code ? explain(code) : ""; }
@@ -222,6 +222,7 @@
           Q.timer = setTimeout(function () { queueStep(null); }, 1500); // no view came: play them alone
         }
       },
+      connection: onConnection,
       ack: function () {},
       refused: function (id, code) { showError(code); },
       // Our seat at a private table is gone (left or removed): the REST table shows the free seats;
@@ -231,6 +232,49 @@
         if (code === 4403) { S.seat = null; loadTable().catch(fail); }
       }
     });
+  }
+
+  // ---- our own socket down: the countdown to our forfeit (fresh Arabic trial, issue 13) -------
+  // While this page's socket is down the server cannot tell it that its seat is away, yet its
+  // grace runs (DINERI_GRACE_SECONDS from the drop, then the side forfeits, R33): the others see
+  // "Away: forfeits in 86 s" on our seat. So the page counts down the same grace itself, on its
+  // own seat and in the connection-lost banner, from when the socket dropped (or from the
+  // forfeit_at the server already gave our seat, if the clock had made it away), once the banner
+  // shows (a fail-over's moment shows nothing); the countdown goes when the socket is back.
+  var GRACE_S = Number(cfg.grace_seconds) || 0, DOWN_SHOWN_MS = 1500;
+  var down = { since: null, timer: null };
+  function playing() { return seated() && !!S.table && S.table.status === "playing" && !!S.view && S.view.phase !== "over"; }
+  function onConnection(up) {
+    clearTimeout(down.timer);
+    if (up) {
+      var was = !!S.down;
+      down.since = null; S.down = null;
+      showDown();
+      if (was) { render(); }
+      return;
+    }
+    if (down.since !== null) { return; }
+    down.since = Date.now() / 1000;
+    down.timer = setTimeout(function () {
+      if (down.since === null || !playing() || !GRACE_S) { return; }
+      var mine = S.table.seats[S.seat] || {};
+      S.down = { forfeitAt: mine.away && mine.forfeit_at ? mine.forfeit_at : down.since + GRACE_S };
+      showDown();
+      render();
+    }, DOWN_SHOWN_MS);
+  }
+  /** The banner's line under "Connection lost. Reconnecting…": how long before we forfeit. */
+  function showDown() {
+    var banner = $("offline");
+    if (!banner) { return; }
+    var line = $("offline-grace");
+    if (!line) {
+      line = el("span", { id: "offline-grace", class: "offline-grace" });
+      banner.appendChild(line);
+    }
+    line.hidden = !S.down;
+    if (S.down) { line.setAttribute("data-forfeit-at", S.down.forfeitAt); } else { line.removeAttribute("data-forfeit-at"); }
+    tickClock();
   }
 
   // ---- one move after the other (issue 13, item 2) ------------------------------------------
@@ -425,8 +469,11 @@
     var acting = toAct(v).indexOf(seat) >= 0;
     // Your own seat says "Your turn"; another's "To play" (never "his turn" on your own seat).
     if (acting) { badges.push(el("span", { class: "badge turn", text: seat === S.seat ? _("Your turn") : _("To play") })); }
-    var ownAway = info.away && seat === S.seat;
-    if (info.away) {
+    var offline = !!S.down && seat === S.seat;  // our own socket is down: the grace runs
+    var ownAway = (info.away || offline) && seat === S.seat;
+    if (offline) {
+      badges.push(el("span", { class: "badge away own offline", "data-forfeit-at": S.down.forfeitAt, text: "" }));
+    } else if (info.away) {
       // An away player's side forfeits when the grace ends: its countdown (forfeit_at, epoch s).
       // Your own seat speaks to you ("You are away: you forfeit in …", never "his side"); a page
       // that is open is connected, so the clock made you away: say so, and how to come back.
@@ -441,14 +488,14 @@
     if (clock) { badges.push(el("span", { class: "badge clock", "data-expires": rc.expires_at, text: "" })); }
     var side = sideOf(seat);
     var head = el("div", { class: "seat-head" }, [
-      el("strong", { class: "seat-name", text: playerName(seat) }),
+      D.seatName(info.player || playerName(seat)),
       partners() ? el("span", { class: "side-tag side-" + side,
         text: seated() ? sideName(side) : fmt(_("side {n}"), { n: side + 1 }) }) : null
     ].concat(badges));
     var r = rel(seat);
     var box = el("div", { class: "seat pos-" + position(r) + (acting ? " on-turn" : ""),
       "data-seat": seat, style: "order: " + (n() - r) }, [head]);
-    if (ownAway) { box.appendChild(el("div", { class: "away-why", text: why })); }
+    if (ownAway && !offline) { box.appendChild(el("div", { class: "away-why", text: why })); }
     if (clock && S.table.clock) {
       // The turn clock as a bar that runs down (tickClock sets its width and the 5 s warning).
       box.appendChild(el("div", { class: "clockbar", role: "presentation", "data-expires": rc.expires_at,
@@ -520,9 +567,18 @@
     document.querySelectorAll(".badge.away[data-forfeit-at]").forEach(function (b) {
       var left = Math.max(0, Math.round(parseFloat(b.getAttribute("data-forfeit-at")) - now));
       var own = b.classList.contains("own");
-      b.textContent = fmt(own ? (partners() ? _("You are away: your side forfeits in {n} s") : _("You are away: you forfeit in {n} s"))
-        : (partners() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s")), { n: left });
+      var text = b.classList.contains("offline")
+        ? (partners() ? _("Reconnecting: your side forfeits in {n} s") : _("Reconnecting: you forfeit in {n} s"))
+        : own ? (partners() ? _("You are away: your side forfeits in {n} s") : _("You are away: you forfeit in {n} s"))
+        : (partners() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s"));
+      b.textContent = fmt(text, { n: left });
     });
+    var grace = $("offline-grace");
+    if (grace && grace.hasAttribute("data-forfeit-at")) {
+      var rest = Math.max(0, Math.round(parseFloat(grace.getAttribute("data-forfeit-at")) - now));
+      grace.textContent = fmt(partners() ? _("Your side forfeits in {n} s unless you are back.")
+        : _("You forfeit in {n} s unless you are back."), { n: rest });
+    }
   }
   setInterval(function () { tickClock(); if (TITLE !== undefined) { showTurnInTitle(); } }, 250);
 
