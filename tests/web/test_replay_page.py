@@ -117,7 +117,7 @@ def test_a_long_match_every_step_and_a_jump_to_a_round(browser: Any, server: str
     page.goto("/replay")
     page.set_input_files("#record-file", str(path))
     page.locator("#viewer").wait_for(state="visible")
-    # Jump to the third round: its first step shows that round, cut phase, empty table and piles.
+    # Jump to the third round: it lands on that round's deal (tests/web/test_replay_round_jump.py).
     rounds = page.locator("#round-jump option")
     assert rounds.count() >= 3
     third = rounds.nth(2)

@@ -91,7 +91,7 @@
     // all («الفريق 1» under each player's name read as teams: Arabic phone trial).
     var teams = (R.game.teams === undefined ? true : !!R.game.teams) && n() > 2;
     var head = el("div", { class: "seat-head" }, [
-      el("strong", { class: "seat-name", text: playerName(seat) }),
+      D.seatName((R.data.players && R.data.players[seat]) || playerName(seat)),
       teams ? el("span", { class: "side-tag side-" + sideOf(seat), text: fmt(_("side {n}"), { n: sideOf(seat) + 1 }) }) : null,
       v.dealer === seat ? el("span", { class: "badge dealer", text: _("Dealer") }) : null,
       acting ? el("span", { class: "badge turn", text: _("To play") }) : null
@@ -134,7 +134,8 @@
     $("next").disabled = $("last").disabled = R.at === R.views.length - 1;
     var rounds = $("round-jump");
     for (var k = rounds.options.length - 1; k >= 0; k--) {
-      if (Number(rounds.options[k].value) <= R.at) { rounds.selectedIndex = k; break; }
+      // The round the step belongs to (from its first step on, though a jump lands on its deal).
+      if (Number(rounds.options[k].getAttribute("data-from")) <= R.at) { rounds.selectedIndex = k; break; }
     }
     var ds = document.body.dataset;
     ds.step = String(R.at); ds.phase = v.phase; ds.turn = toAct(v).join(",");
@@ -172,7 +173,7 @@
     var rounds = $("round-jump");
     rounds.textContent = "";
     (game.replayRounds ? game.replayRounds(R.views) : []).forEach(function (r) {
-      rounds.appendChild(el("option", { value: r.step, text: r.label }));
+      rounds.appendChild(el("option", { value: r.step, "data-from": r.from === undefined ? r.step : r.from, text: r.label }));
     });
     rounds.parentNode.hidden = !rounds.options.length;
     var seats = $("seat-view");

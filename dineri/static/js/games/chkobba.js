@@ -513,17 +513,26 @@
     });
   }
 
-  /** Where each round of the replay begins: ``[{step, label}]`` (a round's first step). */
+  /** Where each round of the replay begins: ``[{step, from, label}]``. ``step``, where a jump
+   * lands, is the round's deal (its first step in play: the hands and the table dealt); ``from``
+   * is the round's first step (the previous round's last move, then the cut), from which on the
+   * round is the one the jump list shows. A jump to the round's first step showed the previous
+   * round's last move and "The round is over." with empty hands (the fresh Arabic trial). A round
+   * never dealt (the match ended first) is jumped to at its first step. */
   function replayRounds(views) {
-    var out = [], seen = {};
+    var out = [], byKey = {};
     views.forEach(function (v, i) {
       var key = v.game + "." + v.round;
-      if (!seen[key] && v.phase !== "over") {
-        seen[key] = true;
-        out.push({ step: i, label: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) });
+      if (v.phase === "over") { return; }
+      var r = byKey[key];
+      if (!r) {
+        r = byKey[key] = { step: i, from: i, dealt: false,
+          label: fmt(_("Game {game} · Round {round}"), { game: v.game, round: v.round }) };
+        out.push(r);
       }
+      if (!r.dealt && v.phase === "play") { r.step = i; r.dealt = true; }
     });
-    return out;
+    return out.map(function (r) { return { step: r.step, from: r.from, label: r.label }; });
   }
 
   D.games.register("chkobba", {
