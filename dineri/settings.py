@@ -84,6 +84,9 @@ class Settings(BaseSettings):
         "open public tables created from one wider network (an IPv6 /48; an IPv4 address is its "
         "own network) listed in the lobby, on top of the per-address cap; applied in the lobby "
         "query, before paging (0 = no cap)"))
+    lobby_host_away: float = Field(default=300.0, ge=0, description=(
+        "an open table whose host has had no socket at it for this long leaves the lobby (kept, "
+        "found by link and code; back when the host reconnects; 0 = never)"))
     legacy_tokens: bool = Field(default=True, description=(
         "accept first-format guest tokens (renewed on first use; revoking refuses them)"))
     legacy_tokens_until: datetime = Field(

@@ -141,8 +141,9 @@ async def create_table(body: NewTable, player: PlayerDep, services: ServicesDep,
 @router.get("", responses=responses(422))
 async def lobby(services: ServicesDep, response: Response,
                 page: Annotated[int, Query(ge=1, le=LOBBY_MAX_PAGE)] = 1) -> list[dict[str, Any]]:
-    """The lobby, ``LOBBY_PAGE_SIZE`` (50) open public tables a page: those where somebody sits
-    first, then those with a turn clock, then the newest; at most 2 per host,
+    """The lobby, ``LOBBY_PAGE_SIZE`` (50) open public tables a page: those where somebody other
+    than the host sits first, then those whose host is connected now, then the others, newest
+    first within each; none whose host has been gone ``DINERI_LOBBY_HOST_AWAY``; at most 2 per host,
     ``DINERI_LOBBY_PER_ADDRESS`` (3) created from one client address and
     ``DINERI_LOBBY_PER_NETWORK`` (6) from one network (an IPv6 /48); tables about to expire
     left out. When a next page has tables, the ``Link`` header names it (``rel="next"``)."""

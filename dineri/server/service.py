@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dineri.fanout import Fanout
 from dineri.games import GameError, get_game
 from dineri.server.addresses import AddressKeys
+from dineri.server.lobbyhosts import HostsHere
 from dineri.server.ratelimit import Window
 from dineri.server.relay import Relay, RelayRefused
 from dineri.server.session import Refused, TableSession
@@ -88,6 +89,9 @@ class TableService:
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._lobby_at = 0.0
+        # The hosts connected here at their open tables: the lobby's presence (issue 7 item 6).
+        self.hosts_here = HostsHere(self.writer.run, self.lobby_changed)
+        self._lapse_seen = utcnow()  # the sweeper's last look at hosts whose presence lapsed
         self._creating: dict[str, asyncio.Lock] = {}  # player id -> lock: check-and-create is atomic
         self._address_keys: AddressKeys | None = None  # built on first use (it reads the secret)
         # Runs the computer players of a table (``BotLauncher``; set by ``create_app``):
@@ -112,6 +116,7 @@ class TableService:
         every = min(SWEEP_EVERY, max(ttl / 4, 0.25)) if ttl > 0 else SWEEP_EVERY
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
         self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
+        self.hosts_here.start()
 
     async def take_over(self, gone: set[str]) -> None:
         """Other processes of the site are gone (their presence marks expired: SIGKILL, a lost
@@ -153,6 +158,7 @@ class TableService:
             self._lobby_task.cancel()
         for sess in self.sessions.values():
             await sess.close()
+        await self.hosts_here.stop()
         try:  # a clean stop hands the tables on at once (another process may take them)
             await self.writer.run(lambda s: lease.release_all(s, self.node))
         except Exception:
@@ -169,6 +175,7 @@ class TableService:
             await asyncio.sleep(every)
             try:
                 await self.expire_open_tables()
+                await self.lobby_lapsed()
             except Exception:  # a failed sweep (database away) must not stop the next ones
                 log.exception("open-table expiry failed")
             self.evict_finished()
@@ -193,6 +200,24 @@ class TableService:
             log.info("open tables expired", extra={"tables": expired, "ttl": ttl})
             await self.lobby_changed()
         return expired
+
+    async def lobby_lapsed(self) -> bool:
+        """Push the lobby if, since the last look, an open public table's host presence ran out
+        (its tier fell) or its host has been gone ``settings.lobby_host_away`` (it left the
+        lobby): nothing was written then, so no other push would show it. Returns whether it
+        pushed."""
+        lo, hi = self._lapse_seen, utcnow()
+        away = timedelta(seconds=self.settings.lobby_host_away)
+
+        def lapsed(s: Session) -> bool:
+            if repo.host_lapsed_between(s, lo, hi):
+                return True
+            return away.total_seconds() > 0 and repo.host_lapsed_between(s, lo - away, hi - away)
+        found = await asyncio.to_thread(self._tx, lapsed)
+        self._lapse_seen = hi
+        if found:
+            await self.lobby_changed()
+        return found
 
     async def _poll_due(self) -> None:
         while True:
@@ -444,21 +469,26 @@ class TableService:
 
     async def lobby_page(self, page: int = 1) -> tuple[list[dict[str, Any]], bool]:
         """Page ``page`` (from 1, :data:`LOBBY_PAGE_SIZE` tables) of the lobby: open public
-        tables as table infos, most relevant first (``repo.open_public_tables``: somebody seated,
-        then a turn clock, then the newest), at most :data:`LOBBY_PER_HOST` per host and
+        tables as table infos, most relevant first (``repo.open_public_tables``: somebody other
+        than the host seated, then the host connected now, then the others; newest first within
+        each; none whose host has been gone ``settings.lobby_host_away``), at most
+        :data:`LOBBY_PER_HOST` per host and
         ``settings.lobby_per_address`` per creating address and ``settings.lobby_per_network``
         per creating network (an IPv6 /48; all applied in the query, before paging), none
         about to expire. Returns ``(tables, more)``: ``more`` when a next page
         has tables."""
-        ttl = self.settings.open_table_ttl
-        since = utcnow() - timedelta(seconds=ttl) if ttl > 0 else None
+        ttl, away = self.settings.open_table_ttl, self.settings.lobby_host_away
+        now = utcnow()
+        since = now - timedelta(seconds=ttl) if ttl > 0 else None
+        host_since = now - timedelta(seconds=away) if away > 0 else None
 
         def ids(s: Session) -> list[str]:
             rows = repo.open_public_tables(s, per_host=LOBBY_PER_HOST,
                                            per_address=self.settings.lobby_per_address,
                                            per_network=self.settings.lobby_per_network,
                                            offset=(page - 1) * LOBBY_PAGE_SIZE,
-                                           limit=LOBBY_PAGE_SIZE + 1, changed_since=since)
+                                           limit=LOBBY_PAGE_SIZE + 1, changed_since=since,
+                                           now=now, host_since=host_since)
             return [t.id for t, _ in rows]
         found = await asyncio.to_thread(self._tx, ids)
         out = []

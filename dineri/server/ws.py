@@ -678,6 +678,10 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
     held = (services.socket_tokens.add(player_id, claims.version, services.tokens.expires_at(claims), conn)
             if player_id is not None and claims is not None else None)
     limited_at = -RATE_LIMITED_EVERY  # when a rate-limited frame was last answered (monotonic)
+    # The host at their own open table: the lobby ranks it so (issue 7 item 6, lobbyhosts.py).
+    hosting = player_id is not None and player_id == sess.host_id and sess.status == "open"
+    if hosting:
+        services.tables.hosts_here.arrive(table_id)
     try:
         while not conn.dropped:
             if client.live or settings.hello_timeout <= 0:
@@ -730,6 +734,8 @@ async def _table_socket(ws: WebSocket, sess: TableSession, player_id: str | None
         pass
     finally:
         unsubscribe()
+        if hosting:
+            services.tables.hosts_here.leave(table_id)
         if held is not None:
             services.socket_tokens.remove(held)
         if key is not None:

@@ -75,6 +75,11 @@ class Table(Base):
     # the lobby lists a few tables per network too (issue 7 item 6, migration 0007). Null:
     # created without one (before 0007): no network cap.
     creator_net_key: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Until when the host is known to have a socket at the table (presence for the lobby,
+    # issue 7 item 6: dineri/server/lobbyhosts.py): pushed forward while the host is connected
+    # to some process, set to the moment the host's last socket there closed. Null: the host
+    # never connected (the lobby counts from ``created_at``). Migration 0008.
+    host_here_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Seat(Base):

@@ -103,12 +103,18 @@ def _last_seat_change() -> Any:
 
 def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, per_network: int = 0,
                        offset: int = 0, limit: int = 50,
-                       changed_since: datetime | None = None) -> list[tuple[Table, int]]:
+                       changed_since: datetime | None = None, now: datetime | None = None,
+                       host_since: datetime | None = None) -> list[tuple[Table, int]]:
     """A page of the lobby: open public tables as ``(table, seats taken)``, most relevant first.
 
-    Order (issue 7, item 6): tables where somebody sits before empty ones, then tables with a
-    turn clock, then the newest (creation time, then id, so pages are stable). At most
-    ``per_host`` tables of one host (its first ones in that order) are listed, and of those at
+    Order (issue 7, item 6): first the tables a real player is most likely to join, in three
+    tiers: (0) somebody other than the host sits there (a person: computer seats do not count),
+    (1) the host is connected now (``host_here_until`` after ``now``, default the current
+    time: :mod:`dineri.server.lobbyhosts`), (2) the others (the host's socket is gone, or never
+    came); newest first within a tier (creation time, then id, so pages are stable).
+    ``host_since``: leave out tables whose host was last here (``host_here_until``, or the
+    creation while the host never connected) before then (``DINERI_LOBBY_HOST_AWAY``).
+    At most ``per_host`` tables of one host (its first ones in that order) are listed, and of those at
     most ``per_address`` (0: no cap) created from one client address (``creator_key``: many
     guests of one address are many hosts; a table without a key is capped by host only), and of
     those at most ``per_network`` (0: no cap) created from one wider network
@@ -116,40 +122,57 @@ def open_public_tables(s: Session, *, per_host: int = 2, per_address: int = 0, p
     table without that key has no network cap). The caps apply in the query, in that order,
     before ``offset``/``limit``, so one host's, address's or network's flood of tables hides
     nobody else's and pages neither repeat nor skip a table. ``changed_since``:
-    leave out tables whose seats have not changed since then (they are about to expire)."""
-    q = _lobby_statement(per_address > 0, per_network > 0, changed_since is not None)
-    params: dict[str, Any] = {"per_host": per_host, "offset": offset, "limit": limit}
+    leave out tables whose seats have not changed since then (they are about to expire).
+    One statement, built once per shape (:func:`_lobby_statement`)."""
+    q = _lobby_statement(per_address > 0, per_network > 0, changed_since is not None,
+                         host_since is not None)
+    params: dict[str, Any] = {"per_host": per_host, "offset": offset, "limit": limit,
+                              "now": now if now is not None else utcnow()}
     if per_address > 0:
         params["per_address"] = per_address
     if per_network > 0:
         params["per_network"] = per_network
     if changed_since is not None:
         params["changed_since"] = changed_since
+    if host_since is not None:
+        params["host_since"] = host_since
     return [(t, int(n)) for t, n in s.execute(q, params)]
 
 
-@functools.lru_cache(maxsize=8)
-def _lobby_statement(by_address: bool, by_network: bool, since: bool) -> Any:
-    """:func:`open_public_tables`' statement, built once per shape with its caps, page and
-    ``changed_since`` as bound parameters: the lobby is read on every table change, and the
-    statement objects rebuilt each time were cyclic garbage that the collector's freezer kept
-    (benchmarks/soak.py found them to be most of what leaked)."""
+def _host_last_here() -> Any:
+    """When a table's host was last known connected (its creation while the host never was)."""
+    return func.coalesce(Table.host_here_until, Table.created_at)
+
+
+@functools.lru_cache(maxsize=16)
+def _lobby_statement(by_address: bool, by_network: bool, since: bool, host_since: bool) -> Any:
+    """:func:`open_public_tables`' statement, built once per shape with its caps, page, ``now``,
+    ``changed_since`` and ``host_since`` as bound parameters: the lobby is read on every table
+    change, and the statement objects rebuilt each time were cyclic garbage that the
+    collector's freezer kept (benchmarks/soak.py found them to be most of what leaked)."""
     seated = (select(func.count()).select_from(Seat).where(Seat.table_id == Table.id)
               .correlate(Table).scalar_subquery())
+    # A person other than the host sat down: the table is what the lobby is for.
+    guests = (select(Seat.table_id).where(Seat.table_id == Table.id, Seat.player_id != Table.host_id,
+                                          Seat.is_bot.is_(False))
+              .correlate(Table).exists())
+    tier = case((guests, 0), (Table.host_here_until > bindparam("now", type_=Table.host_here_until.type), 1),
+                else_=2)
     conditions = [Table.public.is_(True), Table.status == "open"]
     if since:
         conditions.append(_last_seat_change() >= bindparam("changed_since"))
-    base = select(Table.id.label("id"), Table.host_id.label("host_id"), Table.clock.label("clock"),
+    if host_since:
+        conditions.append(_host_last_here() >= bindparam("host_since", type_=Table.created_at.type))
+    base = select(Table.id.label("id"), Table.host_id.label("host_id"), tier.label("tier"),
                   Table.created_at.label("created_at"), seated.label("seated"),
                   func.coalesce(Table.creator_key, Table.id).label("origin"),
                   func.coalesce(Table.creator_net_key, Table.id).label("network")
                   ).where(*conditions).subquery()
 
     def order(t: Any) -> list[Any]:
-        return [case((t.c.seated > 0, 0), else_=1), case((t.c.clock > 0, 0), else_=1),
-                t.c.created_at.desc(), t.c.id.desc()]
+        return [t.c.tier, t.c.created_at.desc(), t.c.id.desc()]
 
-    columns = ("id", "host_id", "clock", "created_at", "seated", "origin", "network")
+    columns = ("id", "host_id", "tier", "created_at", "seated", "origin", "network")
 
     def capped(t: Any, column: str, cap: str) -> Any:
         # The first ``cap`` rows of each value of ``column`` in lobby order (the others dropped).
@@ -164,6 +187,39 @@ def _lobby_statement(by_address: bool, by_network: bool, since: bool) -> Any:
         listed = capped(listed, "network", "per_network")
     return (select(Table, listed.c.seated).join(listed, listed.c.id == Table.id)
             .order_by(*order(listed)).offset(bindparam("offset")).limit(bindparam("limit")))
+
+
+@functools.lru_cache(maxsize=1)
+def _host_here_statement() -> Any:
+    # Built once: the presence beat runs it every few seconds on every process.
+    return (update(Table).where(Table.id.in_(bindparam("ids", expanding=True)), Table.status == "open")
+            .values(host_here_until=bindparam("until", type_=Table.created_at.type))
+            .execution_options(synchronize_session=False))
+
+
+def set_host_here(s: Session, table_ids: Sequence[str], until: datetime) -> int:
+    """Set ``host_here_until`` of the open tables ``table_ids`` to ``until`` (the host is known
+    connected until then, or left then; issue 7 item 6). One statement; tables that are no
+    longer open are left alone. Returns how many rows changed."""
+    if not table_ids:
+        return 0
+    result: Any = s.execute(_host_here_statement(), {"ids": list(table_ids), "until": until})
+    return int(result.rowcount)
+
+
+@functools.lru_cache(maxsize=1)
+def _host_lapsed_statement() -> Any:
+    lo = bindparam("lo", type_=Table.created_at.type)
+    hi = bindparam("hi", type_=Table.created_at.type)
+    return (select(Table.id).where(Table.public.is_(True), Table.status == "open",
+                                   _host_last_here() > lo, _host_last_here() <= hi).limit(1))
+
+
+def host_lapsed_between(s: Session, lo: datetime, hi: datetime) -> bool:
+    """Whether an open public table's host was last here (``host_here_until``, else its
+    creation) in ``(lo, hi]``: its lobby tier or listing changed in that time without any
+    write (the sweeper pushes the lobby then)."""
+    return s.execute(_host_lapsed_statement(), {"lo": lo, "hi": hi}).first() is not None
 
 
 def lock_host(s: Session, host_id: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server.harness import Api, Server
+from tests.server.harness import Api, Client, Server
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -56,6 +56,8 @@ def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(
         assert api.sit(amira, real, seat=0).status_code == 200  # a player waits at this table
 
         async def flood() -> None:
+            # Waiting at the table is having its page open: the host's socket is connected.
+            waiting = await Client(srv, real["id"], amira["token"]).connect()
             async with httpx.AsyncClient(base_url=srv.base, timeout=60) as c:
                 async def guest(i: int) -> None:
                     token = (await c.post("/api/players", json={"name": f"F{i}"})).json()["token"]
@@ -65,17 +67,22 @@ def test_a_flood_of_guest_tables_does_not_push_a_waiting_table_out_of_the_lobby(
                         assert r.status_code == 201, r.text
                 for start in range(0, 110, 10):
                     await asyncio.gather(*(guest(i) for i in range(start, start + 10)))
+                listed = [t["id"] for t in (await c.get("/api/tables")).json()]
+                assert real["id"] in listed
+                # A table where its host waits (connected) comes before the flood's newer tables
+                # whose hosts are not (issue 7, item 6: the most relevant first, then the newest),
+                # and every flood table is still on some page.
+                assert listed[0] == real["id"]
+                page, seen = 1, set(listed)
+                while True:
+                    r = await c.get("/api/tables", params={"page": page})
+                    seen |= {t["id"] for t in r.json()}
+                    if 'rel="next"' not in r.headers.get("link", ""):
+                        break
+                    page += 1
+                assert len(seen) == 1 + 220
+            await waiting.close()
         asyncio.run(flood())
-        listed = [t["id"] for t in api.http.get("/api/tables").json()]
-        assert real["id"] in listed
-        # A table where a player waits comes before the flood's empty ones (issue 7, item 6: the
-        # most relevant first, then the newest), and every flood table is still on some page.
-        assert listed[0] == real["id"]
-        page, seen = 1, set(listed)
-        while 'rel="next"' in api.http.get("/api/tables", params={"page": page}).headers.get("link", ""):
-            page += 1
-            seen |= {t["id"] for t in api.http.get("/api/tables", params={"page": page}).json()}
-        assert len(seen) == 1 + 220
     finally:
         srv.stop()
         api.http.close()

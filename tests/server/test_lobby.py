@@ -62,7 +62,9 @@ def test_the_per_host_cap_applies_in_the_query(store: tuple[str, sessionmaker[Se
     mine = _table(sm, real, age=900)  # older than the flood: the old query never reached it
 
     async def run() -> None:
-        service = TableService(sm, LocalFanout(), Settings(database_url=url))
+        # Tables whose host never connected in 5 minutes are not listed (test_lobby_presence):
+        # these are older, and stand for tables whose hosts are here.
+        service = TableService(sm, LocalFanout(), Settings(database_url=url, lobby_host_away=0))
         tables, more = await service.lobby_page(1)
         ids = [t["id"] for t in tables]
         assert mine in ids and not more
@@ -71,10 +73,11 @@ def test_the_per_host_cap_applies_in_the_query(store: tuple[str, sessionmaker[Se
     asyncio.run(run())
 
 
-def test_seated_and_clocked_tables_come_first_then_the_newest(
-        store: tuple[str, sessionmaker[Session]]) -> None:
-    """Order: somebody seated before nobody, then a turn clock before none, then newest first;
-    a host's two listed tables are its first two in that order."""
+def test_within_a_tier_the_newest_come_first(store: tuple[str, sessionmaker[Session]]) -> None:
+    """Newest first among tables of one tier (here: nobody but the host, the host not
+    connected); a host's two listed tables are its first two in that order. The host's own seat
+    and a turn clock do not lift a table any more (they did before the re-check of issue 7 item
+    6: an attacker sits at their own tables and sets a clock); tiers: test_lobby_presence."""
     url, sm = store
     hosts = _players(sm, *(f"H{i}" for i in range(6)))
     old_empty = _table(sm, hosts[0], age=500)
@@ -89,9 +92,9 @@ def test_seated_and_clocked_tables_come_first_then_the_newest(
         repo.take_seat(s, seated_clocked, 1, hosts[4])
 
     async def run() -> None:
-        service = TableService(sm, LocalFanout(), Settings(database_url=url))
+        service = TableService(sm, LocalFanout(), Settings(database_url=url, lobby_host_away=0))
         ids = [t["id"] for t in (await service.lobby_page(1))[0]]
-        assert ids == [seated_clocked, seated_old, clocked_empty, new_empty, many[0], many[1], old_empty]
+        assert ids == [new_empty, many[0], many[1], seated_old, clocked_empty, old_empty, seated_clocked]
         await service.stop()
     asyncio.run(run())
 
@@ -144,7 +147,9 @@ def test_open_tables_nobody_joins_expire(store: tuple[str, sessionmaker[Session]
     host, guest, other = _players(sm, "Host", "Guest", "Other")
 
     async def run() -> None:
-        service = TableService(sm, LocalFanout(), Settings(database_url=url, open_table_ttl=1800))
+        # lobby_host_away=0: these tables' hosts count as here however old (test_lobby_presence).
+        service = TableService(sm, LocalFanout(), Settings(database_url=url, open_table_ttl=1800,
+                                                           lobby_host_away=0))
         quiet = await service.create_table(host, "chkobba", OPTIONS, True, 0)
         await quiet.take_seat(host, 0, None, None)
         busy = await service.create_table(host, "chkobba", OPTIONS, True, 0)

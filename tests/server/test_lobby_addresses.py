@@ -104,7 +104,9 @@ def test_twenty_five_guests_of_one_address_do_not_fill_page_one(url: str) -> Non
         listed = [t for p in pages for t in p]
         assert len(listed) == len(set(listed)) == PER_ADDRESS + 1
         assert len(flood & set(listed)) == PER_ADDRESS
-        assert pages[0] == page_one and page_one[-1] == mine  # the flood's 3 are more relevant
+        # Mine is the newest, and the flood's own seats and clocks do not lift its tables (the
+        # lobby's tiers: test_lobby_presence).
+        assert pages[0] == page_one and page_one[0] == mine
         # The cap is the address's, not a host's: another guest of the flood's address opening a
         # table now pushes an older flood table out rather than adding one.
         newer = Guest(http, "Flood-late", FLOOD).table(clock=15, sit=True)
@@ -230,8 +232,9 @@ def test_the_key_is_a_keyed_hash_kept_while_the_table_is_open(url: str) -> None:
 # --- the query itself: both caps against a model of them, every page, SQLite and PostgreSQL ---
 
 def _model(rows: list[dict[str, Any]], per_host: int, per_address: int,
-           per_network: int = 10**6) -> list[str]:
-    """The lobby as the docs say it: most relevant first; a host's first ``per_host``; of
+           per_network: int = 10**6, host_since: Any = None) -> list[str]:
+    """The lobby as the docs say it: none whose host was last here before ``host_since``; most
+    relevant first; a host's first ``per_host``; of
     those, an address's first ``per_address`` (a table without a key has no address); of
     those, a network's first ``per_network`` (a table without a network key has no network)."""
     out: list[str] = []
@@ -239,6 +242,8 @@ def _model(rows: list[dict[str, Any]], per_host: int, per_address: int,
     origins: dict[str, int] = {}
     networks: dict[str, int] = {}
     for r in _lobby_order(rows):
+        if host_since is not None and (r["here"] or r["created_at"]) < host_since:
+            continue
         hosts[r["host"]] = hosts.get(r["host"], 0) + 1
         if hosts[r["host"]] > per_host:
             continue
@@ -255,9 +260,10 @@ def _model(rows: list[dict[str, Any]], per_host: int, per_address: int,
 
 
 def _lobby_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    # seated first, clock first, then newest (created_at desc, then id desc)
+    # another person seated, then the host here now, then the rest; newest first in each
+    # (created_at desc, then id desc)
     by_new = sorted(rows, key=lambda r: (r["created_at"], r["id"]), reverse=True)
-    return sorted(by_new, key=lambda r: (r["seated"] == 0, r["clock"] == 0))
+    return sorted(by_new, key=lambda r: 0 if r["guest"] else 1 if r["present"] else 2)
 
 
 def _exercise_paging(db_url: str) -> None:
@@ -272,30 +278,44 @@ def _exercise_paging(db_url: str) -> None:
         (f"{i:032x}", f"{1000 + i // 5:032x}" if i < 40 else f"{i:032x}") for i in range(80)]
     keys += [(None, None), (f"{7:032x}", None), (f"{90:032x}", None)]
     now = utcnow()
+    away = 600  # lobby_host_away; no table's last presence lies within 30 s of its edge
     rows: list[dict[str, Any]] = []
     with sm.begin() as s:
         hosts = [repo.create_player(s, f"H{i}").id for i in range(250)]
+        guests = [repo.create_player(s, f"G{i}").id for i in range(5)]
         for i in range(500):
             host, (key, net) = rng.choice(hosts), rng.choice(keys)
             clock, public = rng.choice((0, 0, 15, 60)), rng.random() > 0.1
             t = repo.create_table(s, host_id=host, game="chkobba", options=OPTIONS, public=public,
                                   clock=clock, creator_key=key, creator_net_key=net)
-            t.created_at = now - timedelta(seconds=rng.randrange(0, 1200) if i % 7 else 100)  # some ties
-            seated = rng.random() < 0.4
-            if seated:
-                repo.take_seat(s, t.id, 0, host)
+            age = rng.randrange(0, 1200) if i % 7 else 100  # some ties
+            t.created_at = now - timedelta(seconds=age + 60 if away - 30 <= age <= away + 30 else age)
+            # The host here (until a minute from now), gone lately, gone long ago, or never came.
+            here = rng.choice((None, None, 60, -100, -900))
+            t.host_here_until = now + timedelta(seconds=here) if here is not None else None
+            if rng.random() < 0.4:
+                repo.take_seat(s, t.id, 0, host)  # the host's own seat lifts nothing
+            guest = rng.random() < 0.2
+            if guest:
+                repo.take_seat(s, t.id, 1, rng.choice(guests))
+            elif rng.random() < 0.1:
+                repo.take_seat(s, t.id, 1, guests[0], is_bot=True)  # nor does a computer's
             if public:
-                rows.append({"id": t.id, "host": host, "key": key, "net": net, "clock": clock,
-                             "seated": int(seated), "created_at": t.created_at})
-    expected = _model(rows, LOBBY_PER_HOST, PER_ADDRESS, PER_NETWORK)
+                rows.append({"id": t.id, "host": host, "key": key, "net": net, "guest": guest,
+                             "present": here == 60, "here": t.host_here_until,
+                             "created_at": t.created_at})
+    host_since = now - timedelta(seconds=away)
+    expected = _model(rows, LOBBY_PER_HOST, PER_ADDRESS, PER_NETWORK, host_since)
     assert len(expected) > 2 * LOBBY_PAGE_SIZE  # three pages at least
-    # Each of the three caps drops tables here (so each is checked).
-    assert len(_model(rows, 10**6, PER_ADDRESS, PER_NETWORK)) > len(expected)
-    assert len(_model(rows, LOBBY_PER_HOST, 10**6, PER_NETWORK)) > len(expected)
-    assert len(_model(rows, LOBBY_PER_HOST, PER_ADDRESS)) > len(expected)
+    # Each of the three caps and the host's absence drops tables here (so each is checked).
+    assert len(_model(rows, 10**6, PER_ADDRESS, PER_NETWORK, host_since)) > len(expected)
+    assert len(_model(rows, LOBBY_PER_HOST, 10**6, PER_NETWORK, host_since)) > len(expected)
+    assert len(_model(rows, LOBBY_PER_HOST, PER_ADDRESS, host_since=host_since)) > len(expected)
+    assert len(_model(rows, LOBBY_PER_HOST, PER_ADDRESS, PER_NETWORK)) > len(expected)
 
     async def run() -> None:
-        service = TableService(sm, LocalFanout(), Settings(database_url=db_url, secret_key="k"))
+        service = TableService(sm, LocalFanout(), Settings(database_url=db_url, secret_key="k",
+                                                           lobby_host_away=away))
         seen, page, more = [], 1, True
         while more:
             tables, more = await service.lobby_page(page)
@@ -311,6 +331,7 @@ def _exercise_paging(db_url: str) -> None:
             chunks = [[t.id for t, _ in repo.open_public_tables(s, per_host=LOBBY_PER_HOST,
                                                                 per_address=PER_ADDRESS,
                                                                 per_network=PER_NETWORK,
+                                                                host_since=host_since,
                                                                 offset=o, limit=step)]
                       for o in range(0, len(expected) + step, step)]
             assert [t for c in chunks for t in c] == expected
