@@ -8,10 +8,14 @@ the commit included). Each seat has a receiver on the table's channel that cuts 
 from every bundle as a socket does (``frames.frames_for``, encoded) and drops them: the
 session's whole path but the network (``--no-receivers``: the write path alone). SQLite in a
 temporary file by default, PostgreSQL with ``--url postgresql+psycopg://...`` (a fresh schema,
-dropped afterwards).
+dropped afterwards). ``--redis redis://127.0.0.1:6379/0``: the site's fan-out instead of the
+in-process one (every bundle through Redis pub/sub, under a fresh prefix; the leases' relay and
+the shared presence as ``dineri serve`` runs them with ``DINERI_REDIS_URL``).
 
     .venv/bin/python benchmarks/write_path.py --tables 50 --seconds 10
     .venv/bin/python benchmarks/write_path.py --url postgresql+psycopg://postgres@127.0.0.1:5432/test
+    .venv/bin/python benchmarks/write_path.py --url postgresql+psycopg://postgres@127.0.0.1:5432/test \
+        --redis redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import text
 
-from dineri.fanout import LocalFanout
+from dineri.fanout import make_fanout
 from dineri.server import gcpause
 from dineri.server.frames import Receiver, frames_for
 from dineri.server.service import TableService
@@ -41,12 +45,17 @@ from dineri.store.db import make_engine, migrate, sessions
 
 
 async def run(url: str, tables: int, seconds: float, receivers: bool = True,
-              gc_tuning: bool = True) -> dict[str, float]:
-    """Play ``tables`` tables for ``seconds``; returns the figures."""
+              gc_tuning: bool = True, redis: str | None = None) -> dict[str, float]:
+    """Play ``tables`` tables for ``seconds`` (``redis``: the fan-out's Redis URL, else in
+    process); returns the figures."""
     migrate(url)
     engine = make_engine(url)
     sm = sessions(engine)
-    service = TableService(sm, LocalFanout(), Settings(database_url=url, grace_seconds=3600))
+    prefix = f"bench-{secrets.token_hex(4)}:"
+    fanout = make_fanout(redis, prefix)
+    await fanout.start()
+    service = TableService(sm, fanout, Settings(database_url=url, grace_seconds=3600, redis_url=redis,
+                                                redis_prefix=prefix))
     await service.start()
     sess_list = []
     sent = [0]  # characters of frames cut for the receivers
@@ -65,6 +74,9 @@ async def run(url: str, tables: int, seconds: float, receivers: bool = True,
                 service.fanout.subscribe(f"table:{sess.id}", receive)
         await sess.start(a, first_dealer=0)
         sess_list.append(sess)
+    waiter = getattr(fanout, "wait_subscribed", None)
+    if waiter is not None:
+        await waiter()
     if gc_tuning:  # as the server does after start-up (dineri/server/gcpause.py)
         gcpause.tune()
     latencies: list[float] = []
@@ -93,6 +105,7 @@ async def run(url: str, tables: int, seconds: float, receivers: bool = True,
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
     await service.stop()
+    await fanout.stop()
     engine.dispose()
     latencies.sort()
     n = len(latencies)
@@ -107,6 +120,7 @@ def main() -> None:
     p.add_argument("--url", default="")
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--redis", default=None, help="the fan-out through this Redis (redis://...)")
     p.add_argument("--no-receivers", action="store_true", help="no frames cut: the write path alone")
     p.add_argument("--no-gc-tuning", action="store_true", help="CPython's collector defaults (the server "
                    "tunes it after start-up, as this benchmark does by default)")
@@ -123,13 +137,13 @@ def main() -> None:
         url = args.url or f"sqlite:///{os.path.join(tmp, 'bench.db')}"
     try:
         figures = asyncio.run(run(url, args.tables, args.seconds, not args.no_receivers,
-                                  not args.no_gc_tuning))
+                                  not args.no_gc_tuning, args.redis))
     finally:
         if schema is not None:
             with admin.begin() as c:
                 c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
             admin.dispose()
-    kind = "postgresql" if schema else "sqlite"
+    kind = ("postgresql" if schema else "sqlite") + (" + redis" if args.redis else "")
     print(f"{kind} tables={args.tables} actions={figures['actions']:.0f} "
           f"actions/s={figures['actions_per_s']:.0f} cpu/action={figures['cpu_ms_per_action']:.2f}ms "
           f"ack median={figures['median_ms']:.1f}ms p99={figures['p99_ms']:.1f}ms "

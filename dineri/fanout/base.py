@@ -18,6 +18,10 @@ class Fanout:
 
     def __init__(self) -> None:
         self._subs: dict[str, list[Callback]] = defaultdict(list)
+        #: Called with a channel whose messages the other processes missed (Redis was away), once
+        #: Redis takes messages again, so that its publisher can send them what they missed
+        #: (``TableService`` re-sends a table's state). Never called in process.
+        self.on_lost: Callable[[str], None] | None = None
 
     async def start(self) -> None:
         """Connect (nothing to do in process)."""
@@ -26,8 +30,14 @@ class Fanout:
         """Disconnect and drop every subscriber."""
         self._subs.clear()
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        """Deliver ``message`` to every subscriber of ``channel``."""
+    async def publish(self, channel: str, message: dict[str, Any], *, confirm: bool = False) -> None:
+        """Deliver ``message`` to every subscriber of ``channel`` (this process's at once; other
+        processes' through Redis). ``confirm``: also wait until the other processes can have it
+        (raises ``ConnectionError`` when they cannot; in process: nothing to wait for)."""
+        self._deliver(channel, message)
+
+    def deliver_here(self, channel: str, message: dict[str, Any]) -> None:
+        """Deliver ``message`` to this process's subscribers of ``channel`` only."""
         self._deliver(channel, message)
 
     def subscribe(self, channel: str, callback: Callback) -> Callable[[], None]:
@@ -54,6 +64,13 @@ class Fanout:
 
     def _channel_idle(self, channel: str) -> None:
         """Hook: the last local subscriber of ``channel`` left."""
+
+    def _tell_lost(self, channel: str) -> None:
+        if self.on_lost is not None:
+            try:
+                self.on_lost(channel)
+            except Exception:
+                log.exception("fan-out loss handler failed on %s", channel)
 
     def _deliver(self, channel: str, message: dict[str, Any]) -> None:
         for cb in list(self._subs.get(channel, ())):

@@ -66,13 +66,17 @@ class Frames:
 
     async def publish(self, events: list[tuple[int, Json]], *, ack: Json | None = None,
                       views: bool = True, table_changed: bool = True,
-                      private: dict[int, list[Json]] | None = None) -> None:
+                      private: dict[int, list[Json]] | None = None, resync: bool = False,
+                      here_only: bool = False) -> None:
         """Broadcast one committed change: ``events`` as ``(seq, event)`` pairs, ``ack``
         (``{"conn", "type", "id", "seq"}``: the sender's connection and its ack) or ``None``,
         ``views``: the match changed (the views and their patch go out), ``table_changed``: the
         table info changed (a ``table`` message goes out when no views do), ``private``: seat ->
         its one-time events (``GameMatch.private_events``, golf4's peek, G6), which only that
         seat's sockets take (never stored or resent).
+        ``resync``: no change, the table's state as it is now for receivers that missed bundles
+        (Redis was away, :meth:`resync`): whole views (``base`` ``None``) and ``resync: true``.
+        ``here_only``: to this process's sockets only (not through Redis).
 
         The bundle: ``seq``, ``events``, ``table``, ``ack``, ``table_changed``, ``table_new``
         (the info differs from the last bundle's), ``origin``; with views: ``public`` (the public
@@ -94,7 +98,7 @@ class Frames:
             seats = {str(i): match.private_view(i) for i in range(sess.seats)}
             at = match.actions_count()
             prev = self.public
-            if prev is not None and self.at is not None and set(prev) == set(public):
+            if not resync and prev is not None and self.at is not None and set(prev) == set(public):
                 bundle["base"] = self.at
                 bundle["patch"] = {k: v for k, v in public.items() if prev.get(k, _MISSING) != v}
                 bundle["private_changed"] = [s for s, v in seats.items() if self.private.get(s) != v]
@@ -106,10 +110,22 @@ class Frames:
             self.public, self.private, self.at = public, seats, at
         if private:
             bundle["private"] = {str(s): list(evs) for s, evs in private.items() if evs}
-        bundle["table_new"] = info != self.table
+        if resync:
+            bundle["resync"] = True
+        bundle["table_new"] = info != self.table or resync
         self.table = info
-        await sess.fanout.publish(f"table:{sess.id}", bundle)
+        if here_only:
+            sess.fanout.deliver_here(f"table:{sess.id}", bundle)
+        else:
+            await sess.fanout.publish(f"table:{sess.id}", bundle)
 
+    async def resync(self, *, here_only: bool = False) -> None:
+        """Publish the table's state as it is (no change): the sockets that missed this table's
+        bundles while Redis was away (``here_only``: this process's only) read the missed events
+        from storage (their last event number is behind the bundle's ``seq``) and get the whole
+        view; a socket that has it all gets nothing from it (``frames_for``: its view is not
+        behind)."""
+        await self.publish([], views=True, table_changed=True, resync=True, here_only=here_only)
 
     def history(self, after: int) -> list[tuple[int, Json]] | None:
         """The events numbered above ``after`` from memory, or ``None`` when the ring does not

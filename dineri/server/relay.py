@@ -26,6 +26,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -33,6 +34,7 @@ from dineri.fanout import Fanout
 
 log = logging.getLogger("dineri.relay")
 
+SEEN_KEPT = 10_000  # request ids remembered against a duplicate delivery
 Handler = Callable[[str, str, dict[str, Any], float], Awaitable[Any]]
 
 
@@ -69,6 +71,10 @@ class Relay:
         self._tasks: set[asyncio.Task[None]] = set()
         self.served = 0  # requests answered as the owner (tests, logs)
         self._pairs: set[tuple[str, str]] = set()  # (table, asker) already logged
+        # Request ids served lately: a publish retried after a broken connection may reach Redis
+        # twice (dineri/fanout/redis.py), and a request is served once.
+        self._seen: set[str] = set()
+        self._seen_order: deque[str] = deque()
 
     async def start(self, handler: Handler) -> None:
         """Listen on ``relay:{node}``; returns once the subscription reached Redis."""
@@ -99,7 +105,7 @@ class Relay:
             try:
                 await self.fanout.publish(f"relay:{owner}", {
                     "t": "ask", "id": rid, "from": self.node, "table": table_id, "op": op, "args": args,
-                    "until": time.time() + self.timeout})
+                    "until": time.time() + self.timeout}, confirm=True)
             except Exception as e:  # Redis away: nothing was sent, so nothing applied
                 raise RelayTimeout(f"the relay to {owner} failed: {e!r}") from None
             try:
@@ -123,6 +129,13 @@ class Relay:
             return
         if msg.get("t") != "ask" or self._handler is None:
             return
+        rid = str(msg.get("id"))
+        if rid in self._seen:
+            return
+        self._seen.add(rid)
+        self._seen_order.append(rid)
+        if len(self._seen_order) > SEEN_KEPT:
+            self._seen.discard(self._seen_order.popleft())
         if time.time() > float(msg.get("until", 0)):
             # The asker has answered its client already (unavailable): applying it now would
             # contradict that answer (e.g. this process was paused, SIGSTOP).

@@ -95,4 +95,5 @@ def subscribe(fanout: Any, tokens: SocketTokens) -> Callable[[], None]:
 
 async def announce(fanout: Any, player_id: str, version: int) -> None:
     """Tell every process that ``player_id``'s tokens below ``version`` are revoked."""
-    await fanout.publish(CHANNEL, {"player": player_id, "version": version})
+    # Confirmed: a revocation Redis did not take is logged by the caller (not silently lost).
+    await fanout.publish(CHANNEL, {"player": player_id, "version": version}, confirm=True)

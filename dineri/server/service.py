@@ -105,6 +105,7 @@ class TableService:
         (:meth:`load_due`: its turn clock or a grace period runs out soon), so every clock and
         grace period still fires."""
         self.writer.start()
+        self.fanout.on_lost = self._lost
         if self.relay is not None:
             await self.relay.start(self._serve_relayed)
         if self.presence is not None:
@@ -117,6 +118,19 @@ class TableService:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
         self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
         self.hosts_here.start()
+
+    def _lost(self, channel: str) -> None:
+        """Redis lost messages of ``channel`` on their way to the other processes (it was away;
+        this process's own sockets had them): send what they missed once it is back (issue 9).
+        A table re-sends its state (:meth:`TableSession.resync`), the lobby is pushed again;
+        relayed requests and their answers are not re-sent (their askers timed out, nothing
+        was applied for them, or a resent action gets its stored ack)."""
+        if channel == "lobby":
+            asyncio.get_running_loop().create_task(self.lobby_changed())
+        elif channel.startswith("table:"):
+            sess = self.sessions.get(channel.removeprefix("table:"))
+            if sess is not None:
+                asyncio.get_running_loop().create_task(sess.resync())
 
     async def take_over(self, gone: set[str]) -> None:
         """Other processes of the site are gone (their presence marks expired: SIGKILL, a lost

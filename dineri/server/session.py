@@ -509,6 +509,23 @@ class TableSession(Presence):
         await self.frames.publish(events, ack=ack, views=views, table_changed=table_changed,
                                   private=private)
 
+    async def resync(self) -> None:
+        """Bundles of this table may have been lost in Redis (``Fanout.on_lost``: this process's
+        on their way to the others, or the others' on their way here): send the table's state
+        again, so that sockets which are behind read the missed events from storage and get the
+        whole view (issue 9: the other seats used to hear of the change only at their next
+        resync). The owner sends it to every process; a session without the lease re-reads the
+        table first and, during a match, sends it to this process's sockets only (the owner's
+        session is not marked stale by it). Errors are logged."""
+        try:
+            async with self.lock:
+                if self.fence is None:
+                    self.stale = True
+                    await self.ensure_fresh()
+                await self.frames.resync(here_only=self.fence is None and self._in_progress())
+        except Exception as e:
+            log.warning("table state not re-sent", extra={"table": self.id, "error": repr(e)})
+
     # --- pre-start operations (REST) --------------------------------------------------------
 
     async def take_seat(self, player_id: str, seat: int | None, side: int | None, code: str | None,

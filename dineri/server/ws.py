@@ -422,7 +422,10 @@ class TableClient:
             self._hold(bundle)
             return
         events = bundle.get("events", [])
-        if events and events[0][0] > self.rx.sent_seq + 1:
+        # A resync bundle (its publisher's messages were lost while Redis was away) names the
+        # table's last event: a socket behind it reads what it missed from storage first.
+        first = events[0][0] if events else bundle["seq"] + 1 if bundle.get("resync") else 0
+        if first > self.rx.sent_seq + 1:
             self._filling = True
             self._hold(bundle)
             task = asyncio.get_running_loop().create_task(self._fill())

@@ -33,7 +33,7 @@ class End(LocalFanout):
         self.ends = ends
         ends.append(self)
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: dict[str, Any], *, confirm: bool = False) -> None:
         for end in self.ends:
             end._deliver(channel, message)
 

@@ -291,7 +291,7 @@ def test_a_relay_whose_redis_refuses_the_request_times_out_at_once() -> None:
     """Redis away when a write is relayed: the asker hears RelayTimeout (the action answers
     ``unavailable``: nothing was sent, so nothing applied), never a server error."""
     class Away(LocalFanout):
-        async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        async def publish(self, channel: str, message: dict[str, Any], *, confirm: bool = False) -> None:
             raise ConnectionError("redis is away")
 
     async def run() -> None:
