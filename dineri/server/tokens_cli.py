@@ -67,5 +67,7 @@ async def _announce(url: str, prefix: str, revoked: list[tuple[str, int]]) -> No
 def add_command(sub: Any) -> None:
     """Add ``revoke-tokens`` to the ``dineri`` subcommands."""
     r = sub.add_parser("revoke-tokens", help="revoke every token of the given players")
-    r.add_argument("players", nargs="+", metavar="PLAYER_ID", help="player ids (GET /api/players/me: id)")
+    r.add_argument("players", nargs="+", metavar="PLAYER_ID",
+                   help="player ids (GET /api/players/me: id); put `--` before an id that begins "
+                        "with '-' (ids made before 2026-12-01 may)")
     r.set_defaults(func=cmd_revoke)

@@ -47,8 +47,12 @@ def _dump(obj: Any) -> str:
 
 
 def new_id() -> str:
-    """An unguessable identifier (96 random bits, URL-safe)."""
-    return secrets.token_urlsafe(12)
+    """An unguessable identifier: 16 URL-safe characters (about 95 random bits) that never begin
+    with ``-``, so a command line never takes an id for an option (``dineri revoke-tokens ID``)."""
+    while True:
+        ident = secrets.token_urlsafe(12)
+        if ident[0] != "-":
+            return ident
 
 
 def create_player(s: Session, name: str) -> Player:

@@ -196,7 +196,7 @@ def test_revoking_a_players_tokens_refuses_every_one_of_them(tmp_path: Path) -> 
         t = api.table(other, public=False)
         assert api.sit(me, t, seat=0, code=t["code"]).status_code == 200
         assert _me(srv, me["token"]).status_code == 200 and _me(srv, older).status_code == 200
-        out = subprocess.run([sys.executable, "-m", "dineri.cli", "revoke-tokens", me["id"]], cwd=ROOT,
+        out = subprocess.run([sys.executable, "-m", "dineri.cli", "revoke-tokens", "--", me["id"]], cwd=ROOT,
                              env={**__import__("os").environ, "DINERI_DATABASE_URL": f"sqlite:///{db}"},
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
@@ -244,7 +244,7 @@ def test_a_guest_holding_a_first_format_token_keeps_its_seat_after_the_upgrade(t
         renewed = r.headers["x-dineri-token"]
         assert renewed != legacy and _me(srv, renewed).json()["id"] == me["id"]
         assert _seat_on_socket(srv, t["id"], legacy) == 1
-        out = subprocess.run([sys.executable, "-m", "dineri.cli", "revoke-tokens", me["id"]], cwd=ROOT,
+        out = subprocess.run([sys.executable, "-m", "dineri.cli", "revoke-tokens", "--", me["id"]], cwd=ROOT,
                              env={**__import__("os").environ, "DINERI_DATABASE_URL": f"sqlite:///{db}"},
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
