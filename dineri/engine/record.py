@@ -7,9 +7,10 @@ cut) and every accepted action; replaying it rebuilds the match exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import islice
+from typing import Any, overload
 
 from dineri.engine.actions import Action, action_from_json, action_to_json
 from dineri.engine.cards import CODE, Card, parse_card
@@ -31,6 +32,74 @@ class Fairness:
     commitment: str
 
 
+class ActionLog(Sequence[Any]):
+    """An immutable sequence of record actions whose :meth:`appended` copy costs O(1) (issue 8:
+    a match appended one action to a copy of its whole tuple on every accepted action, a
+    thousand entries late in a long match).
+
+    Each log is the first ``n`` items of a list it shares with the logs appended from it:
+    appending to the longest one extends that list in place (nobody sees past their own ``n``),
+    appending to an older one (a branch: a judgement that was not adopted, a search) copies
+    its prefix first. Equal to any sequence with the same items (a tuple included)."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self._items: list[Any] = list(items)
+        self._n = len(self._items)
+
+    @classmethod
+    def _of(cls, items: list[Any], n: int) -> ActionLog:
+        log = cls.__new__(cls)
+        log._items, log._n = items, n
+        return log
+
+    def appended(self, action: Any) -> ActionLog:
+        """This log with ``action`` after its last item (this one unchanged)."""
+        items, n = self._items, self._n
+        if len(items) == n:
+            items.append(action)
+            if items[n] is action:  # not beaten by another thread appending to the same list
+                return ActionLog._of(items, n + 1)
+        fresh = items[:n]
+        fresh.append(action)
+        return ActionLog._of(fresh, n + 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Any, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        n = self._n
+        if isinstance(i, slice):
+            return tuple(self._items[:n][i])
+        j = i + n if i < 0 else i
+        if not 0 <= j < n:
+            raise IndexError("action index out of range")
+        return self._items[j]
+
+    def __iter__(self) -> Iterator[Any]:
+        return islice(self._items, self._n)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActionLog | tuple | list):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ActionLog({list(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ActionLog, (list(self),))
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     """A validated ``dineri-match/1`` document.
@@ -42,7 +111,7 @@ class MatchRecord:
     options: Options
     first_dealer: int
     decks: tuple[tuple[Card, ...], ...]
-    actions: tuple[Any, ...] = ()
+    actions: Sequence[Any] = ()  # a tuple, or an ActionLog once actions were appended
     players: tuple[str, ...] | None = None
     fairness: tuple[Fairness, ...] | None = None
     result: dict[str, Any] | None = None
@@ -76,8 +145,13 @@ class MatchRecord:
         # Built directly: dataclasses.replace walks the fields on every call, and this runs on
         # every accepted action (issue 8). Same fields, the same objects shared as replace does.
         return MatchRecord(options=self.options, first_dealer=self.first_dealer, decks=self.decks,
-                           actions=(*self.actions, action_to_json(action)), players=self.players,
+                           actions=_log(self.actions).appended(action_to_json(action)),
+                           players=self.players,
                            fairness=self.fairness, result=self.result, extra=self.extra)
+
+
+def _log(actions: Sequence[Any]) -> ActionLog:
+    return actions if isinstance(actions, ActionLog) else ActionLog(actions)
 
 
 def _fail(msg: str) -> RecordError:

@@ -207,6 +207,32 @@ def test_record_with_action_keeps_every_other_field() -> None:
             assert getattr(new, f.name) is values[f.name], f.name
     assert new.actions[:1] == values["actions"] and len(new.actions) == 2
 
+def test_record_with_action_shares_the_log_and_never_shows_a_branch() -> None:
+    """Appending is O(1) (issue 8: the whole actions tuple was copied on every accepted action):
+    successive records share one list, each seeing only its own first n actions; appending to an
+    older record (a judgement that was not adopted) copies, and neither sees the other's action."""
+    from dineri.engine.record import ActionLog
+
+    rec = load_record({**good_doc(), "actions": []})
+    plays = [Play(0, parse_card(c), ()) for c in ("AD", "2D", "3D")]
+    r1 = rec.with_action(plays[0])
+    r2 = r1.with_action(plays[1])
+    assert isinstance(r2.actions, ActionLog) and r2.actions._items is r1.actions._items  # shared
+    branch = r1.with_action(plays[2])  # r1 is not the longest any more: a copy
+    assert branch.actions._items is not r2.actions._items
+    assert [a["card"] for a in r1.actions] == ["AD"]
+    assert [a["card"] for a in r2.actions] == ["AD", "2D"]
+    assert [a["card"] for a in branch.actions] == ["AD", "3D"]
+    assert r2.actions == tuple(r2.actions) and r2.actions == list(r2.actions) and r2.actions != r1.actions
+    assert (len(r2.actions), r2.actions[-1]["card"], r2.actions[:1], r2.actions[-5:]) == (
+        2, "2D", (r1.actions[0],), tuple(r2.actions))
+    with pytest.raises(IndexError):
+        r1.actions[1]  # the shared list holds 2D there: not r1's
+    doc = r2.to_json()
+    assert doc["actions"] == [{"seat": 0, "type": "play", "card": c} for c in ("AD", "2D")]
+    assert load_record(r2.dumps()) == r2 and load_record(doc).actions == r2.actions
+
+
 # --- replay -----------------------------------------------------------------------------------------
 
 
