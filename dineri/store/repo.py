@@ -603,20 +603,40 @@ class Append:
         events and actions (executemany). Returns each write's event numbers. Raises the first
         write's ``conflict`` when any of them lost its numbers or lease: the caller rolls the
         transaction back and runs each alone to learn which (the writer does)."""
-        for w in writes:
-            if w.guard is not None:
-                w.guard()
-        out: list[list[int]] = []
-        i = 0
-        while i < len(writes):  # chunks with no table twice: a chunk's claims run in any order
-            seen: set[str] = set()
-            j = i
-            while j < len(writes) and writes[j].table_id not in seen:
-                seen.add(writes[j].table_id)
-                j += 1
-            out.extend(_append_chunk(s, writes[i:j]))
-            i = j
-        return out
+        conn = s.connection()
+
+        def execute(d: _Driver, rows: list[dict[str, Any]]) -> int:
+            return int(d.run(conn, rows).rowcount)
+        return _append_all(conn.dialect, execute, writes)
+
+    @staticmethod
+    def run_raw(cur: Any, dialect: Any, writes: Sequence[Append]) -> list[list[int]]:
+        """:meth:`run_many` on a DB-API cursor ``cur`` of ``dialect`` inside the caller's
+        transaction (the writer's commits on the event loop: ``dineri.store.writer._Inline``;
+        the same statements, compiled the same way, without SQLAlchemy's session and
+        connection). Raises what :meth:`run_many` raises, and the driver's errors unwrapped."""
+        def execute(d: _Driver, rows: list[dict[str, Any]]) -> int:
+            cur.executemany(d.sql, d.params(rows))
+            return int(cur.rowcount)
+        return _append_all(dialect, execute, writes)
+
+
+def _append_all(dialect: Any, execute: Callable[[_Driver, list[dict[str, Any]]], int],
+                writes: Sequence[Append]) -> list[list[int]]:
+    for w in writes:
+        if w.guard is not None:
+            w.guard()
+    out: list[list[int]] = []
+    i = 0
+    while i < len(writes):  # chunks with no table twice: a chunk's claims run in any order
+        seen: set[str] = set()
+        j = i
+        while j < len(writes) and writes[j].table_id not in seen:
+            seen.add(writes[j].table_id)
+            j += 1
+        out.extend(_append_chunk(dialect, execute, writes[i:j]))
+        i = j
+    return out
 
 
 @dataclass(frozen=True)
@@ -631,9 +651,9 @@ class _Driver:
     names: tuple[str, ...] | None
     procs: dict[str, Callable[[Any], Any]]
 
-    def run(self, conn: Any, rows: list[dict[str, Any]]) -> Any:
-        """Execute for ``rows`` (dicts built for this call: processed in place; the processed
-        columns' values are hashable: datetimes, booleans, ``None``)."""
+    def params(self, rows: list[dict[str, Any]]) -> Any:
+        """The driver's parameters for ``rows`` (dicts built for this call: processed in place;
+        the processed columns' values are hashable: datetimes, booleans, ``None``)."""
         for k, proc in self.procs.items():
             done: dict[Any, Any] = {}  # a group's rows share most values (its time, auto)
             for r in rows:
@@ -643,18 +663,20 @@ class _Driver:
                     out = done[v] = proc(v)
                 r[k] = out
         names = self.names
-        params: Any = (rows if names is None else list(map(itemgetter(*names), rows)) if len(names) > 1
-                       else [(r[names[0]],) for r in rows])
-        return conn.exec_driver_sql(self.sql, params)
+        return (rows if names is None else list(map(itemgetter(*names), rows)) if len(names) > 1
+                else [(r[names[0]],) for r in rows])
+
+    def run(self, conn: Any, rows: list[dict[str, Any]]) -> Any:
+        """Execute for ``rows`` on the SQLAlchemy connection ``conn`` (see :meth:`params`)."""
+        return conn.exec_driver_sql(self.sql, self.params(rows))
 
 
 _DRIVER: dict[tuple[str, str, tuple[str, ...]], _Driver] = {}
 _MISSING = object()
 
 
-def _driver(conn: Any, name: str, stmt: Any, keys: tuple[str, ...]) -> _Driver:
-    """``stmt`` (named ``name``) compiled for ``conn``'s dialect with parameters ``keys``."""
-    dialect = conn.dialect
+def _driver(dialect: Any, name: str, stmt: Any, keys: tuple[str, ...]) -> _Driver:
+    """``stmt`` (named ``name``) compiled for ``dialect`` with parameters ``keys``."""
     key = (dialect.name, name, keys)
     d = _DRIVER.get(key)
     if d is None:
@@ -669,8 +691,8 @@ _EVENT_KEYS = ("table_id", "seq", "event", "created_at")
 _ACTION_KEYS = ("match_id", "idx", "seat", "client_id", "action", "auto", "ack_seq", "created_at")
 
 
-def _append_chunk(s: Session, writes: Sequence[Append]) -> list[list[int]]:
-    conn = s.connection()
+def _append_chunk(dialect: Any, execute: Callable[[_Driver, list[dict[str, Any]]], int],
+                  writes: Sequence[Append]) -> list[list[int]]:
     claims: dict[bool, list[dict[str, Any]]] = {}
     events: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
@@ -686,14 +708,13 @@ def _append_chunk(s: Session, writes: Sequence[Append]) -> list[list[int]]:
         out.append(list(range(first, first + len(w.events))))
     for due, params in claims.items():
         keys = tuple(params[0])
-        claim = _driver(conn, f"claim{int(due)}", _claim_statement(due), keys)
-        result = claim.run(conn, params)
-        if result.rowcount != len(params):  # one of them (at least) was beaten: nothing of it stays
+        claim = _driver(dialect, f"claim{int(due)}", _claim_statement(due), keys)
+        if execute(claim, params) != len(params):  # one (at least) was beaten: nothing of it stays
             raise writes[0].conflict
     if events:
-        _driver(conn, "events", _INSERT_EVENTS, _EVENT_KEYS).run(conn, events)
+        execute(_driver(dialect, "events", _INSERT_EVENTS, _EVENT_KEYS), events)
     if actions:
-        _driver(conn, "actions", _INSERT_ACTIONS, _ACTION_KEYS).run(conn, actions)
+        execute(_driver(dialect, "actions", _INSERT_ACTIONS, _ACTION_KEYS), actions)
     return out
 
 

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -425,4 +426,140 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
         assert [q for q, _ in repo.events_after(s, tables[1][0], 0)] == [1, 2]
         assert [q for q, _ in repo.events_after(s, tables[2][0], 0)] == [1]
         assert [q for q, _ in repo.events_after(s, tables[3][0], 0)] == [1]
+    engine.dispose()
+
+
+def _leased(sm: Any, n: int) -> list[tuple[str, int]]:
+    tables = _batch_tables(sm, n)
+    with sm.begin() as s:
+        for t, _ in tables:
+            assert lease.take(s, t, "node-a", 60) == 1
+    return tables
+
+
+def test_plain_actions_of_one_loop_turn_commit_on_the_loop_in_one_transaction(tmp_path: Path) -> None:
+    """Issue 8 item 2 on SQLite (WAL, synchronous NORMAL): plain actions queued in one turn of
+    the event loop are committed there, together, without the writer thread (it never starts),
+    and another connection reads them at once (committed before the callers heard back)."""
+    url = f"sqlite:///{tmp_path / 'l.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 3)
+    writer = Writer(sm, timeout=10)
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(*(writer.run(_append(t, 0, ("node-a", 1))) for t in tables))
+    assert asyncio.run(run()) == [[1], [1], [1]]
+    assert (writer.commits, writer.loop_commits, writer.writes) == (1, 1, 3)
+    assert writer._thread is None  # no hand-off at all
+    other = make_engine(url)
+    with sessions(other)() as s:
+        for t, m in tables:
+            assert repo.events_after(s, t, 0) == [(1, {"type": "kept", "n": 0})]
+            assert repo.client_acks(s, m) == {(0, "c0"): 1}
+    writer.stop()
+    other.dispose()
+    engine.dispose()
+
+
+def test_a_plain_action_meeting_the_files_lock_is_committed_by_the_thread(tmp_path: Path) -> None:
+    """The loop never waits for SQLite's lock: while another connection holds it, the write goes
+    to the writer thread (which waits for it, up to the busy timeout) and commits once."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 1)
+    writer = Writer(sm, timeout=10)
+    locker = sqlite3.connect(tmp_path / "k.db", isolation_level=None, check_same_thread=False)
+    locker.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.4, locker.rollback).start()
+
+    async def run() -> Any:
+        t0 = time.monotonic()
+        out = await writer.run(_append(tables[0], 0, ("node-a", 1)))
+        return out, time.monotonic() - t0
+    out, waited = asyncio.run(run())
+    writer.stop()
+    locker.close()
+    assert out == [1] and waited >= 0.3
+    assert (writer.commits, writer.loop_commits) == (1, 0)
+    with sm() as s:
+        assert repo.events_after(s, tables[0][0], 0) == [(1, {"type": "kept", "n": 0})]
+    engine.dispose()
+
+
+def test_a_refused_write_in_a_loop_group_takes_no_other_with_it(tmp_path: Path) -> None:
+    """A write of a loop group that is refused (its lease is another writer's) rolls the loop's
+    transaction back; the thread then stores the others and refuses that one alone: nothing is
+    stored twice, nothing of the refused one at all."""
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 3)
+    writer = Writer(sm, timeout=10)
+
+    async def run() -> list[Any]:
+        holders = [("node-a", 1), ("node-b", 1), ("node-a", 1)]
+        writes = [_append(t, 0, h) for t, h in zip(tables, holders, strict=True)]
+        return await asyncio.gather(*(writer.run(w) for w in writes), return_exceptions=True)
+    out = asyncio.run(run())
+    writer.stop()
+    assert out[0] == [1] and out[2] == [1] and isinstance(out[1], repo.Conflict), out
+    assert writer.loop_commits == 0
+    with sm() as s:
+        assert [q for q, _ in repo.events_after(s, tables[0][0], 0)] == [1]
+        assert repo.events_after(s, tables[1][0], 0) == []
+        assert [q for q, _ in repo.events_after(s, tables[2][0], 0)] == [1]
+    engine.dispose()
+
+
+def test_with_synchronous_full_every_commit_is_the_threads(tmp_path: Path) -> None:
+    """``DINERI_SQLITE_SYNCHRONOUS=full`` fsyncs every commit: never on the event loop."""
+    url = f"sqlite:///{tmp_path / 'full.db'}"
+    migrate(url)
+    engine = make_engine(url, synchronous="full")
+    sm = sessions(engine)
+    tables = _leased(sm, 2)
+    writer = Writer(sm, timeout=10)
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(*(writer.run(_append(t, 0, ("node-a", 1))) for t in tables))
+    assert asyncio.run(run()) == [[1], [1]]
+    writer.stop()
+    assert writer.loop_commits == 0 and writer.writes == 2
+    engine.dispose()
+
+
+def test_loop_commits_leave_the_checkpoints_to_the_thread(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop's connection never checkpoints (an fsync); the thread runs a passive checkpoint
+    every ``CHECKPOINT_EVERY`` loop commits, so the WAL does not grow without bound."""
+    from dineri.store import writer as writer_module
+
+    monkeypatch.setattr(writer_module, "CHECKPOINT_EVERY", 5)
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 1)
+    writer = Writer(sm, timeout=10)
+    ran: list[int] = []
+    real = Writer._checkpoint
+    monkeypatch.setattr(Writer, "_checkpoint", lambda self: (ran.append(1), real(self)))
+
+    async def run() -> None:
+        for k in range(20):  # one at a time: 20 loop turns, 20 loop commits
+            assert await writer.run(_append(tables[0], k, ("node-a", 1))) == [k + 1]
+    asyncio.run(run())
+    writer.stop()
+    assert writer.loop_commits == 20 and len(ran) == 4
+    with sm() as s:
+        assert len(repo.events_after(s, tables[0][0], 0)) == 20
+    wal = tmp_path / "c.db-wal"
+    with sqlite3.connect(tmp_path / "c.db") as c:  # everything written is in the database file too
+        busy, frames, done = c.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and frames == done, (frames, done, wal.stat().st_size)
     engine.dispose()

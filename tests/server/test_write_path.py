@@ -85,16 +85,18 @@ def test_derived_record_rounds_and_result_equal_the_games(tmp_path: Path, game: 
 
 def test_a_plain_action_reads_nothing(tmp_path: Path) -> None:
     """No SELECT … FOR UPDATE of the table, no re-read of round numbers, no record rewrite:
-    an action that ends no round is one conditional UPDATE and two INSERTs."""
+    an action that ends no round is one transaction of one conditional UPDATE and the INSERTs
+    of its events and its action row. Seen by SQLite itself (every connection's trace), so it
+    holds on the event loop's own connection (``writer._Inline``) as on the writer thread's."""
     url = f"sqlite:///{tmp_path / 'r.db'}"
     migrate(url)
     engine = make_engine(url)
     sm = sessions(engine)
     statements: list[str] = []
 
-    @event.listens_for(engine, "before_cursor_execute")
-    def seen(_conn: Any, _cur: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement.split()[0].upper() + " " + statement)
+    @event.listens_for(engine, "connect")
+    def trace(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.set_trace_callback(lambda sql: statements.append(" ".join(sql.split())))
 
     async def run() -> None:
         service = TableService(sm, LocalFanout(), Settings(database_url=url, grace_seconds=3600))
@@ -106,10 +108,15 @@ def test_a_plain_action_reads_nothing(tmp_path: Path) -> None:
             statements.clear()
             reply, _ = await sess.act(seat, f"x{i}", action)
             assert reply["type"] == "ack", reply
-            kinds = [st.split()[0] for st in statements]
-            assert not any(k == "SELECT" for k in kinds), statements
-            assert kinds.count("UPDATE") == 1 and kinds.count("INSERT") == 2, statements
-            assert not any("UPDATE matches" in st for st in statements), statements
+            kinds = [st.split()[0].upper() for st in statements]
+            assert "SELECT" not in kinds, statements
+            assert [st for st in statements if st.upper().startswith("UPDATE")] == [
+                st for st in statements if st.upper().startswith("UPDATE TABLES SET NEXT_SEQ")], statements
+            assert kinds.count("UPDATE") == 1, statements
+            inserts = {st.split()[2].lower() for st in statements if st.upper().startswith("INSERT")}
+            assert inserts == {"events", "actions"}, statements
+            assert kinds.count("BEGIN") == 1 and kinds.count("COMMIT") == 1, statements
+            assert not any("matches" in st.lower() for st in statements), statements
         await service.stop()
     asyncio.run(run())
     engine.dispose()
