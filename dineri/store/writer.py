@@ -111,9 +111,11 @@ class Writer:
     """The single writer thread of one database (start with :meth:`start`).
 
     ``timeout``: seconds a caller waits for its write's commit before :class:`Unavailable`.
+    ``on_loop``: commit groups of plain actions on the event loop when the database allows it
+    (a SQLite file, WAL, ``synchronous=NORMAL``: :class:`_Inline`); ``False``: always the thread.
     """
 
-    def __init__(self, sm: sessionmaker[Session], *, timeout: float = 5.0) -> None:
+    def __init__(self, sm: sessionmaker[Session], *, timeout: float = 5.0, on_loop: bool = True) -> None:
         self.sm = sm
         self.timeout = timeout
         self._queue: queue.SimpleQueue[_Write[Any] | _Checkpoint | None] = queue.SimpleQueue()
@@ -127,7 +129,7 @@ class Writer:
         self.loop_commits = 0  # of those, committed on the event loop (_Inline)
         # Plain actions waiting for the loop's next turn (committed there: _flush).
         self._pending: list[_Write[Any]] = []
-        self._inline = _Inline(sm) if _Inline.may(sm) else None
+        self._inline = _Inline(sm) if on_loop and _Inline.may(sm) else None
         self._since_checkpoint = 0
 
     def start(self) -> None:

@@ -389,7 +389,7 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
     def seen(_conn: Any, _cur: Any, statement: str, _params: Any, _ctx: Any, many: bool) -> None:
         statements.append((" ".join(statement.split()[:3]).upper(), many))
 
-    writer = Writer(sm, timeout=10)
+    writer = Writer(sm, timeout=10, on_loop=False)  # the thread's groups (the loop's: below)
 
     def slow(s: Session) -> None:
         time.sleep(0.3)  # the others queue up meanwhile and form one group
