@@ -1,4 +1,5 @@
-"""Fixtures shared by every test folder: Debian's Chromium driven by Playwright."""
+"""Fixtures shared by every test folder: Debian's Chromium driven by Playwright, the console
+errors of its pages, and a fresh PostgreSQL schema."""
 
 from __future__ import annotations
 
@@ -28,3 +29,31 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+class ConsoleWatch:
+    """Collects console errors and page errors of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Any) -> Any:
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page
+
+
+@pytest.fixture
+def console() -> ConsoleWatch:
+    """Console errors of the test's pages (assert it stays empty)."""
+    return ConsoleWatch()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL schema in database ``test`` (:func:`tests.pg.pg_schema`), dropped
+    afterwards."""
+    from tests.pg import pg_schema  # here: SQLAlchemy only for the tests that use PostgreSQL
+
+    with pg_schema() as url:
+        yield url

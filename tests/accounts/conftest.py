@@ -1,45 +1,20 @@
 """Fixtures of the accounts tests: a real testing server (SQLite, or PostgreSQL in a fresh
-schema), a REST helper with accounts, and a match played to its end over the table socket."""
+schema: :func:`tests.pg.pg_schema`), a REST helper with accounts, and a match played to its end
+over the table socket."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text
 
-from dineri.store.db import make_engine
+from tests.pg import pg_schema
 from tests.server.harness import Client, Server
-
-PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-@contextlib.contextmanager
-def pg_schema() -> Iterator[str]:
-    """A fresh PostgreSQL schema in database ``test`` (its URL), dropped afterwards."""
-    schema = "t_" + secrets.token_hex(6)
-    admin = make_engine(PG)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    try:
-        yield f"{PG}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as c:
-            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL schema in database ``test``, dropped afterwards."""
-    with pg_schema() as url:
-        yield url
 
 
 class Site:

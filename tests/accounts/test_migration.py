@@ -22,7 +22,7 @@ from dineri.settings import Settings
 from dineri.store import hooks, repo
 from dineri.store.db import alembic_config, make_engine, migrate, sessions
 from dineri.store.models import Match, MatchResult
-from tests.accounts.conftest import pg_schema
+from tests.pg import pg_schema
 
 PREVIOUS_HEAD = "0002"
 

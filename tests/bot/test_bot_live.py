@@ -13,27 +13,17 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from dineri.bot.client import BotError, new_guest, parse_table_url, take_seat
+from tests.bot.helpers import seated_bot
 from tests.server.driver import stacked_decks
-from tests.server.harness import ROOT, Api, Client, Server
+from tests.server.harness import ROOT, Api, Client, Server, running
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
-    db = tmp_path_factory.mktemp("bot") / "dineri.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5000").start()
-    api = Api(srv)
-    yield srv, api
-    api.http.close()
-    srv.stop()
 
 
 def dineri(*args: str) -> subprocess.CompletedProcess[str]:
@@ -53,32 +43,20 @@ def test_bot_process_against_computer_opponents(live: tuple[Server, Api], tmp_pa
     info = api.call("GET", f"/api/tables/{table['id']}").json()
     assert [s["player"] is not None for s in info["seats"]] == [False] + [True] * (seats - 1)
     record_path = tmp_path / "record.json"
-    args = ["bot", f"{srv.base}/t/{table['id']}", "--seat", "0", "--strategy", "random", "--seed", "3",
-            "--record", str(record_path)]
-    proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while api.call("GET", f"/api/tables/{table['id']}").json()["seats"][0]["player"] is None:
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
 
-        async def watch() -> dict:
-            spectator = await Client(srv, table["id"]).connect()
-            r = api.start(host, table, first_dealer=0, decks=stacked_decks(random.Random(seats)))
-            assert r.status_code == 200, r.text
-            over = await spectator.wait_for(
-                lambda f: f["type"] == "event" and f["event"]["type"] == "match_over", timeout=240)
-            final = await spectator.wait_for(lambda f: f["type"] == "view" and f["seq"] >= over["seq"])
-            await spectator.close()
-            return {"over": over["event"], "view": final["view"]}
+    async def watch() -> dict:
+        spectator = await Client(srv, table["id"]).connect()
+        r = api.start(host, table, first_dealer=0, decks=stacked_decks(random.Random(seats)))
+        assert r.status_code == 200, r.text
+        over = await spectator.wait_for(
+            lambda f: f["type"] == "event" and f["event"]["type"] == "match_over", timeout=240)
+        final = await spectator.wait_for(lambda f: f["type"] == "view" and f["seq"] >= over["seq"])
+        await spectator.close()
+        return {"over": over["event"], "view": final["view"]}
+    with seated_bot(srv, api, table["id"], "--strategy", "random", "--seed", "3",
+                    "--record", str(record_path)) as proc:
         seen = asyncio.run(watch())
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert proc.returncode == 0, err
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["winner"] == seen["over"]["winner"] and summary["refused"] == 0
@@ -120,41 +98,26 @@ def test_a_removed_computer_frees_its_seat_for_another(live: tuple[Server, Api])
 def test_computer_plays_on_after_a_sigkill_restart(tmp_path: Path) -> None:
     """Issue 3 item 6 with a computer opponent: kill the server mid-match; after the restart the
     computer resumes its seat (it does not forfeit) and the human client plays on to the end."""
-    srv = Server(f"sqlite:///{tmp_path / 'dineri.db'}", DINERI_MESSAGES_PER_SECOND="5000",
-                 DINERI_GRACE_SECONDS="10").start()
-    api = Api(srv)
-    proc = None
-    try:
+    with running(tmp_path / "dineri.db", DINERI_MESSAGES_PER_SECOND="5000",
+                 DINERI_GRACE_SECONDS="10") as (srv, api):
         host = api.player("Host")
         table = api.table(host)
         assert api.call("POST", f"/api/tables/{table['id']}/bots", host, json={"seat": 1}).status_code == 200
         record_path = tmp_path / "record.json"
-        args = ["bot", f"{srv.base}/t/{table['id']}", "--seat", "0", "--seed", "5", "--delay", "0.1",
-                "--record", str(record_path)]
-        proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", *args], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 30
-        while api.call("GET", f"/api/tables/{table['id']}").json()["seats"][0]["player"] is None:
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.1)
-        decks = stacked_decks(random.Random(11))
-        assert api.start(host, table, first_dealer=0, decks=decks).status_code == 200
-        time.sleep(2.0)  # some actions are played
-        assert api.call("GET", f"/api/tables/{table['id']}").json()["status"] == "playing"
-        srv.kill()
-        srv.start()
-        out, err = proc.communicate(timeout=240)
+        with seated_bot(srv, api, table["id"], "--seed", "5", "--delay", "0.1",
+                        "--record", str(record_path)) as proc:
+            decks = stacked_decks(random.Random(11))
+            assert api.start(host, table, first_dealer=0, decks=decks).status_code == 200
+            time.sleep(2.0)  # some actions are played
+            assert api.call("GET", f"/api/tables/{table['id']}").json()["status"] == "playing"
+            srv.kill()
+            srv.start()
+            out, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err
         summary = json.loads(out.strip().splitlines()[-1])
         assert summary["reason"] == "won"  # nobody forfeited: the computer came back
         result = json.loads(dineri("replay", str(record_path)).stdout)
         assert result["phase"] == "over" and result["winner"] == summary["winner"]
-    finally:
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        api.http.close()
-        srv.stop()
 
 
 def test_bot_takes_a_seat_at_a_private_table_by_its_invitation_link(live: tuple[Server, Api]) -> None:

@@ -7,10 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,19 +15,10 @@ from dineri.bot.inprocess import ThinkPool, level_of
 from dineri.engine import FULL_DECK, Options, add_deck, apply, legal_actions, new_match, seat_view
 from dineri.players.chkobba.info import legal_actions as seat_legal
 from dineri.players.chkobba.info import seat_info
-from tests.server.harness import ROOT, Api, Client, Server
+from tests.bot.helpers import seated_bot
+from tests.server.harness import Api, Client, Server
 
 pytestmark = pytest.mark.timeout(400)
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
-    db = tmp_path_factory.mktemp("levels") / "dineri.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5000").start()
-    api = Api(srv)
-    yield srv, api
-    api.http.close()
-    srv.stop()
 
 
 def test_the_host_picks_the_level(live: tuple[Server, Api]) -> None:
@@ -58,30 +45,18 @@ def test_a_whole_match_against_hard_through_the_server(live: tuple[Server, Api],
     r = api.call("POST", f"/api/tables/{table['id']}/bots", host, json={"seat": 1, "level": "hard"})
     assert r.status_code == 200, r.text
     record_path = tmp_path / "record.json"
-    args = ["bot", f"{srv.base}/t/{table['id']}", "--seat", "0", "--strategy", "greedy", "--seed", "5",
-            "--record", str(record_path)]
-    proc = subprocess.Popen([sys.executable, "-m", "dineri.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while api.call("GET", f"/api/tables/{table['id']}").json()["seats"][0]["player"] is None:
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
 
-        async def watch() -> dict:
-            spectator = await Client(srv, table["id"]).connect()
-            assert api.start(host, table, first_dealer=0).status_code == 200
-            over = await spectator.wait_for(
-                lambda f: f["type"] == "event" and f["event"]["type"] == "match_over", timeout=330)
-            await spectator.close()
-            return over["event"]
+    async def watch() -> dict:
+        spectator = await Client(srv, table["id"]).connect()
+        assert api.start(host, table, first_dealer=0).status_code == 200
+        over = await spectator.wait_for(
+            lambda f: f["type"] == "event" and f["event"]["type"] == "match_over", timeout=330)
+        await spectator.close()
+        return over["event"]
+    with seated_bot(srv, api, table["id"], "--strategy", "greedy", "--seed", "5",
+                    "--record", str(record_path)) as proc:
         over = asyncio.run(watch())
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert proc.returncode == 0, err
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["winner"] == over["winner"] and summary["refused"] == 0

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from dineri import golf4 as engine
-from tests.server.harness import ROOT, Api, Server
-from tests.web.conftest import ConsoleWatch
+from tests.server.harness import ROOT, Api, Server, running
+from tests.web.tables import enter_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -60,27 +60,15 @@ MOVE = """(knockAfter) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    """The module's testing server (200 messages per second allowed) and its REST helper."""
     db = tmp_path_factory.mktemp("golf4-browser") / "dineri.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="200").start()
-    api = Api(srv)
-    try:
-        yield srv, api
-    finally:
-        srv.stop()
-        api.http.close()
-
-
-@pytest.fixture
-def console() -> ConsoleWatch:
-    """Console errors of the test's pages (assert it stays empty)."""
-    return ConsoleWatch()
+    with running(db, DINERI_MESSAGES_PER_SECOND="200") as both:
+        yield both
 
 
 def _name(page: Any, name: str) -> None:
     page.goto("/")
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    page.wait_for_function(f"document.getElementById('name-status').textContent.includes({json.dumps(name)})")
+    enter_name(page, name)
 
 
 def _wait_moved(page: Any, seq: str) -> None:

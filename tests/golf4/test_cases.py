@@ -13,19 +13,9 @@ import pytest
 
 from dineri import records
 from dineri.golf4 import replay_json
+from tests.case_check import check, cli_replay
 
 CASES = sorted((Path(__file__).parents[1] / "cases" / "golf4").glob("*.json"))
-
-
-def check(expect: dict, got: dict) -> None:
-    """Assert ``got`` (a replay output) agrees with a case's ``expect``."""
-    for key, want in expect.items():
-        if key == "error":
-            have = got.get("error") or {}
-            for k, v in want.items():
-                assert have.get(k) == v, f"error.{k}"
-        else:
-            assert got.get(key) == want, key
 
 
 def test_cases_present() -> None:
@@ -47,10 +37,7 @@ def test_case_through_the_records_dispatch(path: Path) -> None:
 @pytest.mark.parametrize("path", CASES[:4], ids=lambda p: p.stem)
 def test_case_through_cli(path: Path) -> None:
     case = json.loads(path.read_text())
-    run = subprocess.run([sys.executable, "-m", "dineri.cli", "replay", "-"],
-                         input=json.dumps(case["record"]), capture_output=True, text=True, check=False)
-    assert run.returncode == 0, run.stderr
-    check(case["expect"], json.loads(run.stdout))
+    check(case["expect"], cli_replay(case["record"]))
 
 
 def test_the_shared_check_cases_tool_passes_for_golf4() -> None:

@@ -10,12 +10,11 @@ import pytest
 from sqlalchemy import text
 
 from dineri.store.db import make_engine
-from tests.server.test_storage import pg_url  # noqa: F401 (fixture: a fresh schema)
 
 
 @pytest.mark.postgres
 @pytest.mark.timeout(300)
-def test_three_processes_migrating_one_fresh_schema_at_once_all_succeed(pg_url: str) -> None:  # noqa: F811
+def test_three_processes_migrating_one_fresh_schema_at_once_all_succeed(pg_url: str) -> None:
     # Separate processes, as servers are (Alembic's context is one per process).
     code = "import sys; from dineri.store.db import migrate; migrate(sys.argv[1])"
     procs = [subprocess.Popen([sys.executable, "-c", code, pg_url], stderr=subprocess.PIPE)

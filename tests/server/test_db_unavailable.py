@@ -28,7 +28,6 @@ from websockets.exceptions import ConnectionClosed
 
 from dineri.store.db import alembic_config, make_engine, migrate
 from tests.server.harness import ROOT, Api, Server, free_port
-from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -105,7 +104,7 @@ def _assert_unavailable(r: httpx.Response) -> None:
 
 
 @pytest.mark.postgres
-def test_rest_and_handshakes_answer_unavailable_in_time_while_the_database_stalls(pg_url: str) -> None:  # noqa: F811
+def test_rest_and_handshakes_answer_unavailable_in_time_while_the_database_stalls(pg_url: str) -> None:
     """Re-check: with the database's host frozen, GET table/me/lobby, POST seats/players answered
     ``500 internal`` after 5-10 s, a loaded table's GET hung until the stall ended, a new table
     socket was never accepted. Now each answers ``503 unavailable`` (``Retry-After``) within the
@@ -289,7 +288,7 @@ def _ends(proc: subprocess.Popen[str], within: float) -> tuple[int | None, str, 
 
 
 @pytest.mark.postgres
-def test_start_up_on_a_locked_alembic_version_gives_up_and_exits(pg_url: str) -> None:  # noqa: F811
+def test_start_up_on_a_locked_alembic_version_gives_up_and_exits(pg_url: str) -> None:
     """Re-check: ``LOCK TABLE alembic_version IN ACCESS EXCLUSIVE MODE`` held by a session, then
     ``dineri serve``: nothing logged for 70 s, then ``Exiting`` while the process lived on until
     the lock was released. The at-head read is now bounded (``DINERI_DB_TIMEOUT``): start-up
@@ -309,7 +308,7 @@ def test_start_up_on_a_locked_alembic_version_gives_up_and_exits(pg_url: str) ->
 
 
 @pytest.mark.postgres
-def test_a_migration_waiting_for_a_lock_says_on_what_and_gives_up(pg_url: str) -> None:  # noqa: F811
+def test_a_migration_waiting_for_a_lock_says_on_what_and_gives_up(pg_url: str) -> None:
     """A database one migration behind whose table that migration alters is locked by another
     session: start-up logs ``migration waiting`` with the blocking session (its pid and query)
     within seconds, gives up after ``DINERI_MIGRATION_LOCK_TIMEOUT`` (4 s here) and exits
@@ -335,7 +334,7 @@ def test_a_migration_waiting_for_a_lock_says_on_what_and_gives_up(pg_url: str) -
 
 
 @pytest.mark.postgres
-def test_a_database_that_freezes_mid_migration_ends_the_process(pg_url: str) -> None:  # noqa: F811
+def test_a_database_that_freezes_mid_migration_ends_the_process(pg_url: str) -> None:
     """The migration waits on a lock (a long ``DINERI_MIGRATION_LOCK_TIMEOUT``), then the
     database's host freezes: the migration's thread is stuck in the driver for good, so start-up
     must not wait on it. The next report's read gets no answer: start-up logs ``database

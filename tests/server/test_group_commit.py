@@ -33,7 +33,6 @@ from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import Player
 from dineri.store.writer import Unavailable, Writer
 from tests.server.harness import ROOT, Api, Client, Server, free_port
-from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -126,7 +125,7 @@ def test_a_write_past_its_deadline_is_never_committed(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
-def test_a_stalled_database_refuses_actions_and_readyz_says_so(pg_url: str) -> None:  # noqa: F811
+def test_a_stalled_database_refuses_actions_and_readyz_says_so(pg_url: str) -> None:
     srv = Server(pg_url, DINERI_DB_TIMEOUT="1", DINERI_MESSAGES_PER_SECOND="5000").start()
     api = Api(srv)
     locker = make_engine(pg_url)
@@ -222,7 +221,7 @@ def test_sqlite_synchronous_is_the_setting(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
-def test_a_seat_that_drops_during_a_stall_still_forfeits_after_its_grace(pg_url: str) -> None:  # noqa: F811
+def test_a_seat_that_drops_during_a_stall_still_forfeits_after_its_grace(pg_url: str) -> None:
     """Found by the adversarial pass: the seat's last socket closes while the database is
     stalled, so its ``player_away`` cannot be stored. Its grace must run all the same (then its
     side forfeits): before, the seat stayed away with no timer and the match never ended.
@@ -318,7 +317,7 @@ def test_sigkill_during_a_burst_from_many_tables_loses_no_acknowledged_action(tm
 
 
 @pytest.mark.postgres
-def test_readyz_says_unavailable_while_writes_are_refused_though_reads_answer(pg_url: str) -> None:  # noqa: F811
+def test_readyz_says_unavailable_while_writes_are_refused_though_reads_answer(pg_url: str) -> None:
     """Adversarial pass: with only ``events`` locked, the read probe of ``/readyz`` answered
     while every action was refused ``unavailable``, and ``/readyz`` said 200. It now says 503
     until a write commits again."""

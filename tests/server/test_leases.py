@@ -23,7 +23,6 @@ from dineri.settings import Settings
 from dineri.store import lease, repo
 from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import EventLog, TableLease, utcnow
-from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -201,7 +200,7 @@ def test_one_owner_per_table_on_sqlite(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
-def test_one_owner_per_table_on_postgresql(pg_url: str) -> None:  # noqa: F811
+def test_one_owner_per_table_on_postgresql(pg_url: str) -> None:
     _run(pg_url)
 
 
@@ -210,7 +209,7 @@ def test_two_processes_playing_one_table_turn_about_do_not_move_its_lease(tmp_pa
 
 
 @pytest.mark.postgres
-def test_two_processes_playing_one_table_turn_about_on_postgresql(pg_url: str) -> None:  # noqa: F811
+def test_two_processes_playing_one_table_turn_about_on_postgresql(pg_url: str) -> None:
     _ping_pong(pg_url)
 
 

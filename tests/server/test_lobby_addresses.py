@@ -31,7 +31,6 @@ from dineri.settings import Settings
 from dineri.store import repo
 from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import Table, utcnow
-from tests.server.test_storage import pg_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.timeout(180)
 OPTIONS = {"seats": 2, "target": 11, "best_of": 1}
@@ -349,6 +348,6 @@ def test_both_caps_page_exactly_on_sqlite(url: str) -> None:
 
 
 @pytest.mark.postgres
-def test_both_caps_page_exactly_on_postgresql(pg_url: str) -> None:  # noqa: F811
+def test_both_caps_page_exactly_on_postgresql(pg_url: str) -> None:
     _exercise_paging(pg_url)
 

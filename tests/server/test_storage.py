@@ -6,12 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import secrets
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect
 
 from dineri.games import get_game
 from dineri.store import lease, repo
@@ -19,21 +17,6 @@ from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import Base
 from tests.server.driver import Shadow, play_out, stacked_decks
 from tests.server.harness import Api, Client, Server
-
-PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL schema, dropped afterwards."""
-    schema = "t_" + secrets.token_hex(6)
-    admin = make_engine(PG)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    yield f"{PG}?options=-csearch_path%3D{schema}"
-    with admin.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
 
 
 def _exercise(url: str) -> None:

@@ -3,8 +3,6 @@ expiry with renewal, revocation, the ``Secure`` cookie behind HTTPS."""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +16,6 @@ from sqlalchemy import inspect, text
 from dineri.store.db import alembic_config, make_engine, migrate
 from dineri.store.models import Base
 from tests.server.harness import running
-
-PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL schema, dropped afterwards."""
-    schema = "t_" + secrets.token_hex(6)
-    admin = make_engine(PG)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    yield f"{PG}?options=-csearch_path%3D{schema}"
-    with admin.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
 
 
 def _migrated_matches_models(url: str) -> None:

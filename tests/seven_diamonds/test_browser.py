@@ -21,28 +21,18 @@ import pytest
 
 from dineri import records
 from dineri.players.seven_diamonds_basic import SevenDiamondsPlayer
-from tests.server.harness import Api, Client, Server
-from tests.web.conftest import ConsoleWatch
+from tests.server.harness import Api, Client, Server, running
+from tests.web.tables import enter_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    """The module's testing server (200 messages per second allowed) and its REST helper."""
     db = tmp_path_factory.mktemp("sd-browser") / "dineri.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="200").start()
-    api = Api(srv)
-    try:
-        yield srv, api
-    finally:
-        srv.stop()
-        api.http.close()
-
-
-@pytest.fixture
-def console() -> ConsoleWatch:
-    """Console errors of the test's pages (assert it stays empty)."""
-    return ConsoleWatch()
+    with running(db, DINERI_MESSAGES_PER_SECOND="200") as both:
+        yield both
 
 
 class Computers:
@@ -109,9 +99,7 @@ def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _new_table(page: Any, api: Api, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     page.goto("/")
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    page.wait_for_function(f"document.getElementById('name-status').textContent.includes({json.dumps(name)})")
+    enter_name(page, name)
     table = page.evaluate("""fetch('/api/tables', {method: 'POST',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({game: 'seven_diamonds', options: {}, public: true, clock: 0})})

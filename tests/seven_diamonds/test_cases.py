@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dineri.seven_diamonds import load_record, replay, replay_json, replay_steps
+from tests.case_check import check, cli_replay
 
 CASES = sorted((Path(__file__).resolve().parents[1] / "cases" / "seven_diamonds").glob("*.json"))
-
-
-def check(expect: dict[str, Any], got: dict[str, Any]) -> None:
-    """Every key of ``expect`` equals the replay output's (``error``: only the keys it lists)."""
-    for key, want in expect.items():
-        if key == "error":
-            have = got.get("error") or {}
-            for k, v in want.items():
-                assert have.get(k) == v, f"error.{k}"
-        else:
-            assert got.get(key) == want, key
 
 
 def test_cases_present() -> None:
@@ -49,11 +38,5 @@ def test_case_replay_steps_end_where_replay_stops(path: Path) -> None:
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_case_through_cli(path: Path) -> None:
-    import subprocess
-    import sys
-
     case = json.loads(path.read_text())
-    run = subprocess.run([sys.executable, "-m", "dineri.cli", "replay", "-"],
-                         input=json.dumps(case["record"]), capture_output=True, text=True, check=False)
-    assert run.returncode == 0, run.stderr
-    check(case["expect"], json.loads(run.stdout))
+    check(case["expect"], cli_replay(case["record"]))

@@ -23,7 +23,7 @@ from dineri import records
 from dineri.games import get_game
 from dineri.seven_diamonds import CODE as SD_CODE
 from dineri.seven_diamonds import deal_hands, load_record, replay_steps
-from tests.server.harness import Api, Client, Server
+from tests.server.harness import Api, Client, Server, running
 from tests.seven_diamonds.leaks import card_strings, check_round
 
 pytestmark = pytest.mark.timeout(900)
@@ -32,14 +32,10 @@ NAMES = ["Fahad", "Noura", "Saad", "Reem"]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Api]]:
+    """The module's testing server (5000 messages per second allowed) and its REST helper."""
     db = tmp_path_factory.mktemp("sd-server") / "dineri.db"
-    srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5000").start()
-    api = Api(srv)
-    try:
-        yield srv, api
-    finally:
-        srv.stop()
-        api.http.close()
+    with running(db, DINERI_MESSAGES_PER_SECOND="5000") as both:
+        yield both
 
 
 def decks(rng: random.Random, n: int = 40) -> list[list[str]]:

@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -79,21 +78,3 @@ def fresh_server(tmp_path: Path) -> Iterator[str]:
     pytest.importorskip("dineri.server.app")
     with running_server(tmp_path) as base:
         yield base
-
-
-class ConsoleWatch:
-    """Collects console errors and page errors of every page it watches."""
-
-    def __init__(self) -> None:
-        self.errors: list[str] = []
-
-    def watch(self, page: Any) -> Any:
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        return page
-
-
-@pytest.fixture
-def console() -> ConsoleWatch:
-    """Console errors of the test's pages (assert it stays empty)."""
-    return ConsoleWatch()

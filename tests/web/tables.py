@@ -21,6 +21,14 @@ def player(browser: Any, base: str, name: str, lang: str = "en", **context: Any)
     return ctx
 
 
+def enter_name(page: Any, name: str) -> None:
+    """On the home page in ``page``: type ``name`` into the name form, send it, and wait until
+    the page says the player goes by it."""
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+    page.wait_for_function("(n) => document.getElementById('name-status').textContent.includes(n)", arg=name)
+
+
 def started(ctxs: list[Any], *, clock: int = 0, first_dealer: int = 1, seed: int = 3,
             decks: list[list[str]] | None = None, target: int = 11) -> str:
     """A public Chkobba table for ``len(ctxs)`` seats, seat i taken by ``ctxs[i]``, started by
@@ -55,3 +63,31 @@ def cut_and_keep(page: Any) -> None:
     page.wait_for_function("document.body.dataset.phase === 'cut_choice'")
     page.click("#keep-btn")
     page.wait_for_function("document.body.dataset.phase === 'play' && document.body.dataset.hand !== ''")
+
+
+def first_lay_against_a_computer(page: Any, timeout: int) -> None:
+    """At a started two-seat Chkobba table with a computer at seat 1, on seat 0's page: cut at
+    random or keep whenever it is seat 0's turn to (R8, R9), until seat 0 is to play; lay the
+    first of its 3 cards; then wait until the computer has answered and it is seat 0's turn again
+    with 2 cards. ``timeout``: milliseconds for each wait on the computer."""
+    for _ in range(3):
+        page.wait_for_function(
+            "document.body.dataset.turn === '0'"
+            " && ['cut', 'cut_choice', 'play'].includes(document.body.dataset.phase)",
+            timeout=timeout)
+        phase = page.evaluate("document.body.dataset.phase")
+        if phase == "cut":
+            page.click("#cut-random")
+            page.wait_for_function("document.body.dataset.phase !== 'cut'")
+        elif phase == "cut_choice":
+            page.click("#keep-btn")
+            page.wait_for_function("document.body.dataset.phase !== 'cut_choice'")
+        else:
+            break
+    hand = page.evaluate("document.body.dataset.hand").split(",")
+    assert len(hand) == 3
+    page.click(f'.card[data-zone="hand"][data-card="{hand[0]}"]')
+    page.click("#lay-btn")
+    page.wait_for_function(
+        "document.body.dataset.turn === '0' && document.body.dataset.hand.split(',').length === 2",
+        timeout=timeout)
