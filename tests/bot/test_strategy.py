@@ -133,6 +133,7 @@ def test_memory_claims_only_a_lay_by_the_previous_seat() -> None:
 
 
 def test_no_window_for_a_card_that_could_not_capture() -> None:
+    """R19: a laid card that could have captured nothing opens no missed-capture window."""
     me = SeatMemory(seat=1, seats=2)
     me.on_view(view(seat=1, table=["KC"]))
     me.on_event({"type": "play", "seat": 0, "card": "2S", "capture": []})

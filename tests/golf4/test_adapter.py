@@ -38,6 +38,7 @@ def test_check_options_is_strict(options: object) -> None:
 
 
 def test_check_options_normalises_and_sides_are_seats() -> None:
+    """G1: 2 to 8 seats, each its own side (everyone plays alone); 9 rounds unless 18 are asked."""
     assert GAME.check_options({"seats": 5}) == {"seats": 5, "rounds": 9}
     assert GAME.check_options({"rounds": 18, "seats": 8}) == {"seats": 8, "rounds": 18}
     assert [GAME.side_of({"seats": 5}, s) for s in range(5)] == [0, 1, 2, 3, 4]
@@ -45,6 +46,7 @@ def test_check_options_normalises_and_sides_are_seats() -> None:
 
 
 def test_new_match_commits_then_deals_and_waits_on_every_seat_for_the_peek() -> None:
+    """G5, G6: a new match commits to its deck, deals, and waits on every seat for the peek."""
     match, events = GAME.new_match({"seats": 4}, ["a", "b", "c", "d"], first_dealer=1)
     assert [e["type"] for e in events] == ["commitment", "deal"]
     assert events[0]["deck"] == 0 and len(events[0]["commitment"]) == 64
@@ -94,6 +96,9 @@ def test_client_actions_are_checked_strictly() -> None:
 
 
 def test_timeouts_never_knock_and_a_timed_out_turn_draws_then_discards() -> None:
+    """The rule page's Timeouts: skip the peek (G6); at the start of a turn draw, then discard at
+    once (G8); holding a drawn card, discard it; holding a taken discard, swap it into slot 0
+    (G9); never knock (G10)."""
     match = _start()
     assert match.auto_action(2) == {"type": "skip_peek"}
     for s in range(3):
@@ -134,6 +139,8 @@ def test_forfeited_seats_are_played_at_once_and_rank_last() -> None:
 
 
 def test_a_reshuffle_needs_a_new_committed_deck_mid_round() -> None:
+    """G11: when the stock runs out mid-round the match asks for a new deck, commits to it and
+    reshuffles; the same seat plays on."""
     seen: list[Step] = []
 
     def check(step: Step) -> None:

@@ -30,6 +30,7 @@ def test_forfeit_in_the_peek_and_from_any_seat_at_any_time() -> None:
 
 
 def test_forfeit_the_match_goes_on_and_the_winners_are_among_the_seats_still_in() -> None:
+    """G15 with a forfeit: the lowest total among the seats still in wins; an out seat ranks last."""
     hands = {0: "9S 9D 9H 9C", 1: "QS QD QH QC", 2: "KS KD KH KC"}
     state = begin(3, 0, [stacked(3, 0, hands=hands)], rounds=9)
     state, _ = act(state, "2 forfeit")
@@ -61,6 +62,7 @@ def test_forfeit_of_all_but_one_seat_ends_the_match() -> None:
 
 
 def test_forfeit_keeps_knocker_and_final_turns() -> None:
+    """G10: a forfeit after a knock keeps the knocker and the final turns of the round."""
     state, _ = act(begin(2, 0), "1 knock", "0 forfeit")
     out = summary(state)
     assert out["knocker"] == 1 and out["final_turns"] == [0] and out["winners"] == [1]

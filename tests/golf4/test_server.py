@@ -234,6 +234,9 @@ async def turn_of(client: Client, seat: int, nth: int) -> None:
 
 
 def test_the_turn_clock_per_awaited_seat_and_its_moves(tmp_path: Path) -> None:
+    """The rule page's Timeouts through the server: one clock per awaited seat in the peek (G6);
+    a timed-out turn draws and discards (G8), a taken discard goes into slot 0 (G9), never a
+    knock (G10)."""
     # clock 15 s scaled by 0.02: 0.3 s a move
     db = tmp_path / "c.db"
     srv = Server(f"sqlite:///{db}", DINERI_MESSAGES_PER_SECOND="5000", DINERI_CLOCK_SCALE="0.02").start()

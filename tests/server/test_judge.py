@@ -22,6 +22,8 @@ def _golf4(seats: int = 3):  # type: ignore[no-untyped-def]
 
 
 def test_a_peek_is_private_to_its_seat_and_every_unanswered_seat_is_awaited() -> None:
+    """G6: the peeked cards go to the peeking seat alone, once; every seat not yet answered is
+    awaited."""
     match, _ = _golf4()
     j = judge.judge(match, 1, {"type": "peek"}, client_id="c1")
     assert j.events == [{"type": "peek", "seat": 1, "auto": False}]
@@ -36,6 +38,8 @@ def test_a_peek_is_private_to_its_seat_and_every_unanswered_seat_is_awaited() ->
 
 
 def test_a_timed_out_draw_is_completed_by_the_immediate_discard_in_the_same_judgement() -> None:
+    """G8 and the rule page's Timeouts: a draw made by the clock is discarded at once, in the same
+    judgement; a player's own draw waits for the player."""
     match, _ = _golf4()
     for seat in range(3):
         match = judge.judge(match, seat, {"type": "skip_peek"}, auto=True).match
@@ -67,6 +71,7 @@ def test_a_forfeited_seat_is_played_at_once_until_the_game_waits_on_a_player() -
 
 
 def test_a_refused_action_raises_and_the_match_is_unchanged() -> None:
+    """G12: a refused action (a draw in the peek) raises its code and changes nothing."""
     match, _ = _golf4()
     with pytest.raises(GameError) as e:
         judge.judge(match, 0, {"type": "draw"})
@@ -75,6 +80,8 @@ def test_a_refused_action_raises_and_the_match_is_unchanged() -> None:
 
 
 def test_seven_diamonds_forced_pass_is_made_by_the_server() -> None:
+    """S10: a seat to play with no card that fits has only the pass; the server makes it at once
+    (``auto``, announced as jella)."""
     hands = ("8D 9D 7H 8H AS KC QD 9C", "TD 7S 8S JH TH 9H KS AC",
              "7D 7C JD QH 9S TS 8C JC", "KD AD QS JS KH AH QC TC")
     game = get_game("seven_diamonds")

@@ -139,6 +139,8 @@ def _dealt(seats: int, rng: random.Random) -> tuple[GameMatch, int]:
 
 @pytest.mark.parametrize("seats", [2, 4])
 def test_turn_during_redeal_vote_is_the_proposers_next_seat(seats: int) -> None:
+    """R10: while a proposed redeal waits for the proposer's opponents, every view and the replay
+    give the turn to the proposer's next seat, with the pending proposal."""
     rng = random.Random(seats)
     for _ in range(6):
         m, proposer = _dealt(seats, rng)
@@ -153,6 +155,8 @@ def test_turn_during_redeal_vote_is_the_proposers_next_seat(seats: int) -> None:
 
 @pytest.mark.parametrize("where", ["cut_choice", "redeal_vote", "play"])
 def test_after_a_forfeit_turn_drawn_and_pending_redeal_are_null(where: str) -> None:
+    """R33: a forfeit ends the match from any phase; every view and the replay then show no turn,
+    no drawn card and no pending redeal, and the other side as the winner."""
     rng = random.Random(where)
     game = get_game("chkobba")
     if where == "redeal_vote":

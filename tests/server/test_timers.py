@@ -27,6 +27,9 @@ def _events(c: Client, kind: str) -> list[dict]:
 
 
 def test_turn_clock_lays_the_lowest_card_without_capturing(quick: tuple[Server, Api]) -> None:
+    """R19 (issue 3 item 5): with nobody acting, the turn clock cuts (R8), keeps (R9) and lays
+    the lowest card that could capture nothing, so the next seat gets no missed-capture window;
+    the record marks these actions ``auto``."""
     srv, api = quick
 
     async def run() -> None:
@@ -62,6 +65,8 @@ def test_turn_clock_lays_the_lowest_card_without_capturing(quick: tuple[Server, 
 
 
 def test_grace_expiry_forfeits_the_side(quick: tuple[Server, Api]) -> None:
+    """R33: a seat whose sockets stay away past the grace period forfeits for its side (seat 3,
+    side 1); the page is told when, and the other side wins the match by forfeit."""
     srv, api = quick
 
     async def run() -> None:
@@ -86,6 +91,7 @@ def test_grace_expiry_forfeits_the_side(quick: tuple[Server, Api]) -> None:
 
 
 def test_coming_back_within_grace_keeps_the_seat(quick: tuple[Server, Api]) -> None:
+    """R33: a seat back within the grace period keeps its seat: no forfeit, and it plays on."""
     srv, api = quick
 
     async def run() -> None:
@@ -106,6 +112,8 @@ def test_coming_back_within_grace_keeps_the_seat(quick: tuple[Server, Api]) -> N
 
 
 def test_a_socket_open_before_taking_the_seat_counts_as_present(quick: tuple[Server, Api]) -> None:
+    """R33's grace period: a socket opened before its player sat counts as present (no forfeit);
+    only once it closes does the grace run out and the side forfeit."""
     srv, api = quick
 
     async def run() -> None:

@@ -52,6 +52,7 @@ def _random_match(seed: int) -> tuple[Any, list[dict[str, Any]], list[Any]]:
 
 
 def test_registered_with_sides_and_teams() -> None:
+    """S2: four seats in two sides, partners opposite (``seat % 2``), chosen when sitting."""
     assert "seven_diamonds" in game_names()
     assert GAME.seats(OPTIONS) == 4 and GAME.teams(OPTIONS)
     assert [GAME.side_of(OPTIONS, s) for s in range(4)] == [0, 1, 0, 1]  # S2
@@ -59,6 +60,7 @@ def test_registered_with_sides_and_teams() -> None:
 
 @pytest.mark.parametrize("given", [{}, {"seats": 4}, {"target": 500}, OPTIONS])
 def test_options_default_to_4_seats_and_500(given: dict[str, Any]) -> None:
+    """S2, S16: four seats and a target of 500, whichever of them the options leave out."""
     assert GAME.check_options(given) == OPTIONS
 
 
@@ -72,6 +74,8 @@ def test_options_are_strict(bad: Any) -> None:
 
 
 def test_new_match_commits_then_deals() -> None:
+    """S4: a new match commits to its deck and deals 8 cards each; the seat after the dealer
+    calls first (S5). Bad players, dealer or deck are refused."""
     match, events = GAME.new_match(OPTIONS, PLAYERS, 2)
     assert [e["type"] for e in events] == ["commitment", "deal"]
     assert events[1] == {"type": "deal", "round": 1, "dealer": 2, "hand_sizes": [8] * 4, "turn": 3}
@@ -98,6 +102,8 @@ def test_client_actions_are_checked_strictly(action: Any) -> None:
 
 
 def test_rule_codes_come_through_and_nothing_changes() -> None:
+    """S12: out of turn, a call not allowed (S5, S6), a card that does not fit (S8, S9), a pass
+    while holding one that fits (S10): each refused with its code, and nothing changes."""
     match, _ = GAME.new_match(OPTIONS, PLAYERS, 3, decks=[codes(deck_for(3, *SPREAD))])
     for seat, action, code in [(1, {"type": "bid", "call": "pass"}, "not_your_turn"),
                                (0, {"type": "bid", "call": "three"}, "illegal_call"),
@@ -120,6 +126,8 @@ def test_rule_codes_come_through_and_nothing_changes() -> None:
 
 
 def test_clock_and_immediate_actions() -> None:
+    """The rule page's Timeouts: in the bidding the clock passes (S5); in play it lays the lowest
+    card that fits (the 7D first, S8; then up each pile, S9)."""
     match, _ = GAME.new_match(OPTIONS, PLAYERS, 3, decks=[codes(deck_for(3, *SPREAD))])
     assert match.auto_action(0) == {"type": "bid", "call": "pass"} and match.auto_action(1) is None
     for seat in (0, 1, 2, 3):

@@ -250,6 +250,8 @@ def test_sigkill_mid_round_then_resume_and_play_on(tmp_path: Path) -> None:
 
 
 def test_the_turn_clock_passes_in_the_bidding_and_plays_the_lowest_card(tmp_path: Path) -> None:
+    """The rule page's Timeouts through the server: in the bidding the clock passes (S5); in play
+    it lays the lowest card that fits (S9), else passes (S10)."""
     srv = Server(f"sqlite:///{tmp_path / 'c.db'}", DINERI_MESSAGES_PER_SECOND="5000",
                  DINERI_CLOCK_SCALE="0.02").start()
     api = Api(srv)

@@ -37,6 +37,8 @@ def test_view_keys_public_and_private_never_overlap() -> None:
 
 
 def test_views_in_shuffle_and_bidding() -> None:
+    """S4, S5: before the deal no hand and no turn; after it 8 cards each, and the seat after the
+    dealer calls first."""
     state = new_match(Options(), 2)
     view = seat_view(state, 0)
     assert (view["phase"], view["turn"], view["hand"], view["hand_sizes"]) == ("shuffle", None, [], [0] * 4)
@@ -72,6 +74,8 @@ def test_no_view_and_no_event_shows_a_hidden_card_in_random_matches() -> None:
 
 
 def test_at_the_round_end_the_losers_hands_are_shown_never_the_winners_partners() -> None:
+    """S14: at the round end the two opponents' hands are shown (they are counted); the winner's
+    partner's hand is never looked at, in views, events or the full state."""
     spread = ("7D 8D 9D TD JD QD KD AD", "7H 8H 9H TH JH QH KH AH",
               "7S 8S 9S TS JS QS KS AS", "7C 8C 9C TC JC QC KC AC")
     before = all_pass(start(3, *spread))
