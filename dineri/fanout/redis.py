@@ -15,6 +15,15 @@ already), Redis counts as down, nothing more is sent until a ``PING`` answers ag
 :attr:`Fanout.on_lost` is called once for each channel whose messages were lost meanwhile, so
 its owner can send the other processes what they missed (a table re-sends its state: the other
 processes' sockets read the missed events from storage and get the whole view; issue 9).
+
+A table's bundles go to Redis only while another process listens to the table's channel (issue
+9 item 6: with routing, a table's sockets all sit on its owner, so most bundles interest no other
+process). Redis tells: a ``PUBLISH`` answers how many subscribers received it, and a channel whose
+last publish reached nobody but this process is *solo* here: its next bundles are delivered here
+only, not encoded or sent. A process that starts listening to a table's channel says so on the
+channel (``{"_listen": 1}``, once Redis confirmed its subscription); a process that skipped
+bundles of that channel then sends the table's state (:attr:`Fanout.on_lost`), so the newcomer's
+sockets fill whatever they missed from storage, and publishes again.
 """
 
 from __future__ import annotations
@@ -48,6 +57,8 @@ PING_EVERY = 0.5  # seconds between two looks at a Redis that is down
 #: Messages queued for Redis at most; beyond, the oldest are dropped (lost, as when Redis is
 #: down: their channels are re-sent once it answers again).
 MAX_QUEUED = 50_000
+SOLO_PREFIX = "table:"  # channels that may be solo: a table's bundles (re-sent on demand)
+_Item = tuple[bytes, bytes, str, "asyncio.Future[None] | None", int]
 
 
 class RedisUnavailable(ConnectionError):
@@ -71,13 +82,18 @@ class RedisFanout(Fanout):
         self._reader: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
-        # (Redis channel, payload, channel, future of a publisher that waits or None)
-        self._queue: deque[tuple[bytes, bytes, str, asyncio.Future[None] | None]] = deque()
+        # (Redis channel, payload, channel, future of a publisher that waits or None, the
+        # channel's listen count when queued)
+        self._queue: deque[_Item] = deque()
         self._wake: asyncio.Event | None = None
         self._writing = False  # a write is on its way to Redis
         self._down = False  # a write failed after every retry: nothing is sent until a PING answers
         self._lost: set[str] = set()  # channels whose messages other processes missed
+        self._solo: set[str] = set()  # table channels nobody else listens to (as Redis last said)
+        self._listens: dict[str, int] = {}  # channel -> "listening" notes heard from other processes
+        self._moving: dict[str, int] = {}  # channel -> (un)subscriptions on their way to Redis
         self.sent = 0  # messages Redis took (tests, benchmarks)
+        self.skipped = 0  # messages of solo channels, delivered here only
         self.lost = 0  # messages other processes never got (Redis away)
 
     @property
@@ -125,20 +141,55 @@ class RedisFanout(Fanout):
         ``confirm``: wait until Redis took it, raising :class:`RedisUnavailable` if it does not
         (a relayed request: its asker must know nothing was sent)."""
         assert self._redis is not None and self._wake is not None, "start() first"
+        if not confirm and channel in self._solo:  # nobody else listens: theirs is re-sent on demand
+            self.skipped += 1
+            self._deliver(channel, message)
+            return
         body = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)  # before any subscriber adds to it
-        payload = self._mark + (b"," + body[1:] if len(body) > 2 else b"}")
         fut = asyncio.get_running_loop().create_future() if confirm else None
-        if self._down:
-            self._lose(channel, fut)
-        else:
-            if len(self._queue) >= MAX_QUEUED:
-                _, _, old, old_fut = self._queue.popleft()
-                self._lose(old, old_fut)
-            self._queue.append(((self.prefix + channel).encode(), payload, channel, fut))
-            self._wake.set()
+        self._enqueue(channel, self._mark + (b"," + body[1:] if len(body) > 2 else b"}"), fut)
         self._deliver(channel, message)
         if fut is not None:
             await fut
+
+    def _enqueue(self, channel: str, payload: bytes, fut: asyncio.Future[None] | None) -> None:
+        assert self._wake is not None
+        if self._down:
+            self._lose(channel, fut)
+            return
+        if len(self._queue) >= MAX_QUEUED:
+            old = self._queue.popleft()
+            self._lose(old[2], old[3])
+        self._queue.append(((self.prefix + channel).encode(), payload, channel, fut,
+                            self._listens.get(channel, 0)))
+        self._wake.set()
+
+    def _announce(self, channel: str) -> None:
+        """Say on ``channel`` that this process listens to it (a table's channel): a process
+        that skipped its bundles sends the table's state and publishes again."""
+        if channel.startswith(SOLO_PREFIX):
+            self._enqueue(channel, self._mark + b',"_listen":1}', None)
+
+    def _learn(self, item: _Item, receivers: Any) -> None:
+        """What a ``PUBLISH`` answered (``receivers``): whether another process listens."""
+        _, _, channel, fut, listens = item
+        if fut is not None or not channel.startswith(SOLO_PREFIX) or not isinstance(receivers, int):
+            return
+        if self._moving.get(channel) or channel not in self._subs:
+            return  # a subscription of ours on its way (or none): Redis's count says nothing sure
+        others = receivers - 1
+        if others > 0:
+            self._solo.discard(channel)
+        elif listens == self._listens.get(channel, 0):  # nobody said "listening" since it was queued
+            self._solo.add(channel)
+
+    def _heard_listen(self, channel: str) -> None:
+        """Another process listens to ``channel`` from now on: publish again, and if bundles were
+        skipped, have the table's state sent (:attr:`on_lost`)."""
+        self._listens[channel] = self._listens.get(channel, 0) + 1
+        if channel in self._solo:
+            self._solo.discard(channel)
+            self._tell_lost(channel)
 
     def _lose(self, channel: str, fut: asyncio.Future[None] | None) -> None:
         self.lost += 1
@@ -163,9 +214,11 @@ class RedisFanout(Fanout):
                 written = await self._write(batch)
             finally:
                 self._writing = False
-            if written:
+            if written is not None:
                 self.sent += len(batch)
-                for _, _, _, fut in batch:
+                for item, receivers in zip(batch, written, strict=False):
+                    self._learn(item, receivers)
+                    fut = item[3]
                     if fut is not None and not fut.done():
                         fut.set_result(None)
                 continue
@@ -174,29 +227,29 @@ class RedisFanout(Fanout):
             self._down = True
             lost = batch + list(self._queue)
             self._queue.clear()
-            for _, _, channel, fut in lost:
-                self._lose(channel, fut)
+            for item in lost:
+                self._lose(item[2], item[3])
             log.error("redis fan-out down: messages not sent to the other processes",
                       extra={"messages": len(lost)})
 
-    async def _write(self, batch: list[tuple[bytes, bytes, str, asyncio.Future[None] | None]]) -> bool:
+    async def _write(self, batch: list[_Item]) -> list[Any] | None:
+        """Send ``batch`` (retried); what each ``PUBLISH`` answered, or ``None`` (Redis away)."""
         assert self._redis is not None
         for attempt in range(ATTEMPTS):
             try:
                 pipe = self._redis.pipeline(transaction=False)
-                for key, payload, _, _ in batch:
+                for key, payload, _, _, _ in batch:
                     pipe.publish(key, payload)
                 async with asyncio.timeout(WRITE_TIMEOUT):
-                    await pipe.execute()
-                return True
+                    return list(await pipe.execute())
             except asyncio.CancelledError:
                 raise
             except Exception as e:
                 if attempt == ATTEMPTS - 1:
                     log.warning("redis publish failed", extra={"error": repr(e), "messages": len(batch)})
-                    return False
+                    return None
                 await asyncio.sleep(RETRY_PAUSES[min(attempt, len(RETRY_PAUSES) - 1)])
-        return False
+        return None
 
     async def _heal(self) -> None:
         """Redis is down: wait until a ``PING`` answers, then tell :attr:`on_lost` of every
@@ -216,6 +269,8 @@ class RedisFanout(Fanout):
         log.warning("redis fan-out back: re-sending the channels it missed", extra={"channels": len(lost)})
         for channel in sorted(lost):
             self._tell_lost(channel)
+        for channel in sorted(self._subs):  # what this process said meanwhile was lost too
+            self._announce(channel)
 
     async def wait_subscribed(self) -> None:
         """Wait until pending (un)subscriptions reached Redis."""
@@ -229,11 +284,36 @@ class RedisFanout(Fanout):
 
     def _channel_used(self, channel: str) -> None:
         if self._pubsub is not None and len(self._subs.get(channel, ())) == 1:
-            self._track(self._pubsub.subscribe(self.prefix + channel))
+            self._track(self._subscribe(channel))
 
     def _channel_idle(self, channel: str) -> None:
         if self._pubsub is not None:
-            self._track(self._pubsub.unsubscribe(self.prefix + channel))
+            self._track(self._unsubscribe(channel))
+
+    async def _subscribe(self, channel: str) -> None:
+        self._moving[channel] = self._moving.get(channel, 0) + 1
+        try:
+            await self._pubsub.subscribe(self.prefix + channel)
+        finally:
+            self._moved(channel)
+        if channel in self._subs:
+            self._announce(channel)  # Redis confirmed it: from now on this process hears the table
+
+    async def _unsubscribe(self, channel: str) -> None:
+        self._moving[channel] = self._moving.get(channel, 0) + 1
+        self._solo.discard(channel)  # Redis's counts include this process no more
+        self._listens.pop(channel, None)
+        try:
+            await self._pubsub.unsubscribe(self.prefix + channel)
+        finally:
+            self._moved(channel)
+
+    def _moved(self, channel: str) -> None:
+        left = self._moving.get(channel, 0) - 1
+        if left > 0:
+            self._moving[channel] = left
+        else:
+            self._moving.pop(channel, None)
 
     async def _read(self) -> None:
         mark = self._mark
@@ -256,8 +336,11 @@ class RedisFanout(Fanout):
                 # again from storage and its state delivered to its sockets here).
                 broken = False
                 log.warning("redis fan-out reading again", extra={"channels": len(self._subs)})
+                # Meanwhile this process counted in no PUBLISH: what it took for solo may not be.
+                self._solo.clear()
                 for channel in sorted(self._subs):
                     self._tell_lost(channel)
+                    self._announce(channel)  # others may have counted it gone: it listens again
             if msg is None or msg.get("type") != "message":
                 continue
             raw = msg["data"]
@@ -271,4 +354,8 @@ class RedisFanout(Fanout):
                 continue
             data.pop("_o", None)
             channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
-            self._deliver(channel.removeprefix(self.prefix), data)
+            channel = channel.removeprefix(self.prefix)
+            if data.get("_listen") is not None and len(data) == 1:
+                self._heard_listen(channel)
+                continue
+            self._deliver(channel, data)

@@ -191,3 +191,50 @@ def test_two_server_processes_share_a_table_through_redis(tmp_path: Path) -> Non
         b_srv.stop()
         api.http.close()
         api_b.http.close()
+
+
+@pytest.mark.redis
+def test_a_table_channel_nobody_else_listens_to_stays_in_process_until_a_listener_says_so() -> None:
+    """Issue 9 item 6: a table's bundles go to Redis only while another process listens. Once a
+    publish reached nobody else, the channel is solo: bundles reach this process's subscribers
+    only (not sent); a process that subscribes says "listening" on the channel, the publisher
+    then names the channel to ``on_lost`` (the table sends its state) and publishes again."""
+    async def run() -> None:
+        prefix = f"solo-{secrets.token_hex(4)}:"
+        a, b = RedisFanout(REDIS, prefix), RedisFanout(REDIS, prefix)
+        await a.start()
+        await b.start()
+        lost: list[str] = []
+        a.on_lost = lost.append
+        got_a: list[int] = []
+        got_b: list[int] = []
+        a.subscribe("table:x", lambda m: got_a.append(m["n"]))
+        await a.wait_subscribed()
+        await a.publish("table:x", {"n": 0})
+        for _ in range(100):  # Redis answers that nobody else received it
+            if "table:x" in a._solo:
+                break
+            await asyncio.sleep(0.02)
+        for i in range(1, 4):
+            await a.publish("table:x", {"n": i})
+        assert a.skipped == 3 and got_a == [0, 1, 2, 3]
+        b.subscribe("table:x", lambda m: got_b.append(m["n"]))
+        await b.wait_subscribed()
+        for _ in range(100):
+            if lost:
+                break
+            await asyncio.sleep(0.02)
+        assert lost == ["table:x"]  # a skipped bundles b may want: the table re-sends its state
+        await a.publish("table:x", {"n": 4})
+        for _ in range(100):
+            if got_b:
+                break
+            await asyncio.sleep(0.02)
+        assert got_b == [4] and got_a == [0, 1, 2, 3, 4] and a.skipped == 3
+        # Another channel than a table's is never solo: the lobby goes out every time.
+        await a.publish("lobby", {"n": 5})
+        await a.publish("lobby", {"n": 6})
+        assert a.skipped == 3
+        await a.stop()
+        await b.stop()
+    asyncio.run(run())
