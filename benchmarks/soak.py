@@ -37,7 +37,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +53,7 @@ RECONNECT_EVERY = 50  # one action in this many: a seat drops its socket and res
 
 # --- inside the server process --------------------------------------------------------------------
 
-def serve(port: int, out: Path) -> None:
+def serve(port: int, out: Path, with_census: bool = False) -> None:
     """``dineri serve`` on ``port``, with SIGUSR1: append a sample line (JSON) to ``out``, and
     SIGUSR2: append the leak measure (below). Both run on the main thread, between callbacks of the
     event loop (Python runs signal handlers there), so no action is half done."""
@@ -59,6 +61,9 @@ def serve(port: int, out: Path) -> None:
 
     from dineri.server import gcpause
     from dineri.server.cli import cmd_serve
+
+    global census
+    census = Census() if with_census else None
 
     def freezer() -> Any:
         return next((c for c in gc.callbacks if isinstance(c, gcpause.Freezer)), None)
@@ -102,9 +107,92 @@ def serve(port: int, out: Path) -> None:
                "top": kinds.most_common(12),
                "examples": {k: v.most_common(6) for k, v in examples.items()}})
 
+    def census_report(signum: int, frame: Any) -> None:
+        assert census is not None
+        with census.lock:
+            census.take()
+            write({"kind": "leak", "census": True, "rounds": census.rounds, "objects": census.objects,
+                   "kinds": census.kinds.most_common(40), "sites": census.sites.most_common(60),
+                   "plain_garbage": 0, "frozen_before": gc.get_freeze_count(), "leaked": 0,
+                   "full_ms": 0, "full_cpu_ms": 0, "top": [], "examples": {}})
+
     signal.signal(signal.SIGUSR1, sample)
-    signal.signal(signal.SIGUSR2, leak)
+    signal.signal(signal.SIGUSR2, census_report if census else leak)
+    if census:
+        threading.Thread(target=census.run, name="soak-census", daemon=True).start()
     cmd_serve(argparse.Namespace(host="127.0.0.1", port=port))
+
+
+class Census:
+    """``--census``: what becomes cyclic garbage, and where it was made. Once the server has
+    tuned its collector, its automatic collections are turned off (and the Freezer removed);
+    every ``every`` seconds this thread collects with ``gc.DEBUG_SAVEALL``, counts the garbage
+    by type and by the allocation site ``tracemalloc`` gives (the innermost frame in
+    ``dineri/`` and the innermost of all), then frees it (a second collection without
+    SAVEALL). Slow (tracemalloc, full collections): for finding sources, not for pauses."""
+
+    def __init__(self, every: float = 0.5) -> None:
+        self.every = every
+        self.rounds = 0
+        self.objects = 0
+        self.kinds: collections.Counter[str] = collections.Counter()
+        self.sites: collections.Counter[str] = collections.Counter()
+        self.lock = threading.Lock()
+
+    def run(self) -> None:
+        import gc
+
+        from dineri.server import gcpause
+
+        while not any(isinstance(c, gcpause.Freezer) for c in gc.callbacks):
+            time.sleep(0.05)  # the lifespan has not tuned yet
+        for c in list(gc.callbacks):
+            if isinstance(c, gcpause.Freezer):
+                c.remove()
+        gc.disable()
+        gc.collect()  # start-up's garbage is not the serving's
+        tracemalloc.start(30)  # only now: under it, start-up's imports took minutes
+        while True:
+            time.sleep(self.every)
+            with self.lock:
+                self.take()
+
+    def take(self) -> None:
+        import gc
+
+        gc.disable()  # the lifespan's tune() or a thaw may have turned it on
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            found = list(gc.garbage)
+            gc.garbage.clear()
+        finally:
+            gc.set_debug(0)
+        self.rounds += 1
+        self.objects += len(found)
+        for o in found:
+            kind = f"{type(o).__module__}.{type(o).__qualname__}"
+            self.kinds[kind] += 1
+            tb = tracemalloc.get_object_traceback(o)
+            if tb is None:
+                continue
+            frames = list(tb)  # oldest first
+            inner = frames[-1]
+            own = next((f for f in reversed(frames) if "/dineri/" in f.filename), None)
+            where = f"{_short(own.filename)}:{own.lineno}" if own is not None else "-"
+            self.sites[f"{type(o).__qualname__} @ {where} <- {_short(inner.filename)}:{inner.lineno}"] += 1
+        del found
+        gc.collect()  # now free what was saved
+
+
+def _short(path: str) -> str:
+    for mark in ("/site-packages/", "/dineri/", "/lib/python3"):
+        if mark in path:
+            return path.split(mark, 1)[1]
+    return path
+
+
+census: Census | None = None
 
 
 # --- the clients ------------------------------------------------------------------------------------
@@ -120,8 +208,8 @@ class Seat:
 class Soak:
     """``tables`` slots playing matches one after another, actions paced at ``rate``/s."""
 
-    def __init__(self, base: str, rate: float, tables: int) -> None:
-        self.base, self.rate, self.tables = base, rate, tables
+    def __init__(self, base: str, rate: float, tables: int, clock: int = 0) -> None:
+        self.base, self.rate, self.tables, self.clock = base, rate, tables, clock
         self.ws_base = "ws" + base[4:]
         self.permits = asyncio.Semaphore(0)
         self.stopping = False
@@ -151,7 +239,7 @@ class Soak:
         auth = [{"Authorization": f"Bearer {tok}"} for tok in tokens]
         r = await http.post("/api/tables", headers=auth[0], json={
             "game": "chkobba", "options": {"seats": 2, "target": 11, "best_of": 1},
-            "public": False, "clock": 0})
+            "public": False, "clock": self.clock})
         r.raise_for_status()
         tid, code = r.json()["id"], r.json()["code"]
         for n in (0, 1):
@@ -269,13 +357,14 @@ async def run(args: argparse.Namespace) -> None:
            "DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": "WARNING",
            "DINERI_CONNECTIONS_PER_ADDRESS": "0", "DINERI_SECRET_KEY": os.urandom(16).hex()}
     with open(log, "ab") as f:
-        proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--out", str(out)],
+        proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--out", str(out),
+                                 *(["--census"] if args.census else [])],
                                 cwd=ROOT, env=env, stdout=f, stderr=f)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(base + "/healthz", proc)
         time.sleep(1.0)
-        soak = Soak(base, args.rate, args.tables)
+        soak = Soak(base, args.rate, args.tables, args.clock)
         first = signal_and_read(proc.pid, signal.SIGUSR1, out, "sample")
         print(f"start: RSS {rss_kib(proc.pid) / 1024:.1f} MiB, frozen {first['frozen']:,}, "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
@@ -294,7 +383,7 @@ async def run(args: argparse.Namespace) -> None:
                 rate = (soak.actions - last_actions) / (now - last_t)
                 last_actions, last_t = soak.actions, now
                 print(f"{(now - t0) / 60:5.1f} {rss_kib(proc.pid) / 1024:8.1f} {cpu_seconds(proc.pid):7.1f} "
-                      f"{s['frozen']:9,} {s['old']:6,} {s['freezes']:7} "
+                      f"{s['frozen']:9,} {s['old']:6,} {s['freezes'] if s['freezes'] is not None else '-':>7} "
                       f"{s['thaws'] if s['thaws'] is not None else '-':>5} "
                       f"{rate:6.0f} {soak.matches:7} {soak.reconnects:6} {soak.errors:4} {soak.timeouts:4} "
                       f"{os.getloadavg()[0]:5.1f}", flush=True)
@@ -311,6 +400,16 @@ async def run(args: argparse.Namespace) -> None:
               f"(+{s['frozen'] - first['frozen']:,} "
               f"over the run), freezes {s['freezes']}, thaws {s['thaws']}", flush=True)
         lk = signal_and_read(proc.pid, signal.SIGUSR2, out, "leak", 120)
+        if lk.get("census"):
+            per = max(soak.actions, 1)
+            print(f"census: {lk['objects']:,} cyclic garbage objects in {lk['rounds']} collections "
+                  f"({lk['objects'] / per:.1f} per action)", flush=True)
+            for k, v in lk["kinds"]:
+                print(f"  {v:9,} {v / per:7.2f}/action  {k}", flush=True)
+            print("by allocation site (type @ innermost dineri frame <- innermost frame):", flush=True)
+            for k, v in lk["sites"]:
+                print(f"  {v:9,} {v / per:7.2f}/action  {k}", flush=True)
+            return
         print(f"leak: after gc.collect() ({lk['plain_garbage']} ordinary garbage), "
               f"gc.unfreeze(); gc.collect() "
               f"found {lk['leaked']:,} unreachable objects (of {lk['frozen_before']:,} frozen); that "
@@ -325,11 +424,17 @@ async def run(args: argparse.Namespace) -> None:
             if '"gc pauses"' in line:
                 doc = json.loads(line)
                 keep = ("collections", "max_ms", "total_ms", "over_10ms", "by_generation",
-                        "max_cpu_ms_by_generation", "freezes", "thaws", "thawed", "thaw_max_ms",
-                        "thaw_max_cpu_ms")
+                        "max_ms_by_generation", "max_cpu_ms_by_generation", "freezes", "thaws", "thawed",
+                        "thaw_max_ms", "thaw_max_cpu_ms")
                 print("gc pauses:", json.dumps({k: doc[k] for k in keep if k in doc}), flush=True)
+                hist = doc.get("histogram_ms", {})
+                if hist:  # wall-clock pauses by generation, counts per bucket: < 1, < 5, ... >= 100 ms
+                    print(f"gc pause histogram (ms buckets {hist['buckets']}):", flush=True)
+                    for gen, row in enumerate(hist["by_generation"]):
+                        print(f"  generation {gen}: {row}", flush=True)
                 late = doc.get("loop_late", {})
-                print("loop late:", json.dumps({k: late.get(k) for k in ("max_ms", "over_10ms")}))
+                print("loop late:", json.dumps({k: late.get(k) for k in ("max_ms", "over_10ms", "worst")}),
+                      "histogram (>= 1 ms late):", (late.get("histogram_ms") or {}).get("late"), flush=True)
         print(f"log: {log}", flush=True)
 
 
@@ -340,11 +445,16 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=200,
                    help="tables playing at once (each a match after another)")
     p.add_argument("--every", type=float, default=60.0, help="seconds between samples")
+    p.add_argument("--clock", type=int, default=0, choices=(0, 15, 30, 60),
+                   help="the tables' turn clock in seconds (0: none; a clock is re-armed on every action)")
+    p.add_argument("--census", action="store_true",
+                   help="instead of the leak: count the cyclic garbage by type and allocation site "
+                        "(tracemalloc; the server's own collections off; slow)")
     p.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve is not None:
-        serve(args.serve, args.out)
+        serve(args.serve, args.out, args.census)
         return
     asyncio.run(run(args))
 

@@ -132,6 +132,16 @@ def protocols(edge: Edge) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
             edge.closed(self.transport)
             super().connection_lost(exc)
 
+        def handle_websocket_upgrade(self) -> None:
+            # The socket's protocol takes over the transport and this one is never told
+            # connection_lost, which is where uvicorn drops its parser: the parser holds six bound
+            # methods of this protocol, so every table socket left this protocol (its scope,
+            # headers, flow control) as cyclic garbage, which the collector's freezes could keep
+            # for good (issue 8 item 5). Called after the parser is done with this request.
+            self._disarm()
+            super().handle_websocket_upgrade()
+            self.parser = None
+
     class EdgeWebSocket(WebSocketsSansIOProtocol):
         """uvicorn's WebSocket protocol; a closed socket leaves the per-address count, and a text
         frame that is not UTF-8 closes the socket (1007) with one INFO line, no traceback."""
