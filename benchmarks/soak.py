@@ -53,7 +53,8 @@ RECONNECT_EVERY = 50  # one action in this many: a seat drops its socket and res
 
 # --- inside the server process --------------------------------------------------------------------
 
-def serve(port: int, out: Path, with_census: bool = False) -> None:
+def serve(port: int, out: Path, with_census: bool = False,
+          thresholds: tuple[int, int, int] | None = None) -> None:
     """``dineri serve`` on ``port``, with SIGUSR1: append a sample line (JSON) to ``out``, and
     SIGUSR2: append the leak measure (below). Both run on the main thread, between callbacks of the
     event loop (Python runs signal handlers there), so no action is half done."""
@@ -64,6 +65,8 @@ def serve(port: int, out: Path, with_census: bool = False) -> None:
 
     global census
     census = Census() if with_census else None
+    if thresholds is not None:  # tune()'s default, bound when it was defined
+        gcpause.tune.__defaults__ = (thresholds,)
 
     def freezer() -> Any:
         return next((c for c in gc.callbacks if isinstance(c, gcpause.Freezer)), None)
@@ -82,6 +85,17 @@ def serve(port: int, out: Path, with_census: bool = False) -> None:
                "estimate": getattr(fz, "frozen_since_thaw", None)})
 
     def leak(signum: int, frame: Any) -> None:
+        # This measure's own full collections are not pauses of serving: not timed.
+        timers = [c for c in gc.callbacks if isinstance(c, gcpause.Pauses)]
+        for c in timers:
+            c.remove()
+        try:
+            measure()
+        finally:
+            for c in timers:
+                c.install()
+
+    def measure() -> None:
         plain = gc.collect()  # ordinary garbage, not frozen
         frozen = gc.get_freeze_count()
         gc.unfreeze()
@@ -358,7 +372,8 @@ async def run(args: argparse.Namespace) -> None:
            "DINERI_CONNECTIONS_PER_ADDRESS": "0", "DINERI_SECRET_KEY": os.urandom(16).hex()}
     with open(log, "ab") as f:
         proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--out", str(out),
-                                 *(["--census"] if args.census else [])],
+                                 *(["--census"] if args.census else []),
+                                 *(["--thresholds", args.thresholds] if args.thresholds else [])],
                                 cwd=ROOT, env=env, stdout=f, stderr=f)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -383,7 +398,7 @@ async def run(args: argparse.Namespace) -> None:
                 rate = (soak.actions - last_actions) / (now - last_t)
                 last_actions, last_t = soak.actions, now
                 print(f"{(now - t0) / 60:5.1f} {rss_kib(proc.pid) / 1024:8.1f} {cpu_seconds(proc.pid):7.1f} "
-                      f"{s['frozen']:9,} {s['old']:6,} {s['freezes'] if s['freezes'] is not None else '-':>7} "
+                      f"{s['frozen']:9,} {s['old']:6,} {'-' if s['freezes'] is None else s['freezes']:>7} "
                       f"{s['thaws'] if s['thaws'] is not None else '-':>5} "
                       f"{rate:6.0f} {soak.matches:7} {soak.reconnects:6} {soak.errors:4} {soak.timeouts:4} "
                       f"{os.getloadavg()[0]:5.1f}", flush=True)
@@ -450,11 +465,14 @@ def main() -> None:
     p.add_argument("--census", action="store_true",
                    help="instead of the leak: count the cyclic garbage by type and allocation site "
                         "(tracemalloc; the server's own collections off; slow)")
+    p.add_argument("--thresholds", default=None,
+                   help="the collector's thresholds after start-up, e.g. 500,5,10 (default: gcpause's)")
     p.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve is not None:
-        serve(args.serve, args.out, args.census)
+        th = tuple(int(x) for x in args.thresholds.split(",")) if args.thresholds else None
+        serve(args.serve, args.out, args.census, th)  # type: ignore[arg-type]
         return
     asyncio.run(run(args))
 

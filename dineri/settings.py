@@ -64,9 +64,10 @@ class Settings(BaseSettings):
                                                                  "its hello; 0 = none")
     gc_tuning: bool = Field(default=True, description="gc.freeze() after start-up and higher collector "
                                                       "thresholds (issue 8 item 5; off: CPython's defaults)")
-    gc_thaw_minutes: float = Field(default=30.0, ge=0, description="minutes between thaws of what the "
+    gc_thaw_minutes: float = Field(default=0.0, ge=0, description="minutes between thaws of what the "
                                    "collector tuning froze at most (unfreeze, one full collection, freeze "
-                                   "again: frees what died in a cycle while frozen); 0 = never (it leaks)")
+                                   "again: frees what died in a cycle while frozen, a pause over the whole "
+                                   "heap); 0 = never (the default: the server's churn makes no such garbage)")
     # Accounts (issue 14, docs/accounts.md).
     logins_per_minute: int = Field(default=10, ge=0, description="sign-in attempts per address a minute")
     login_failures_per_account: int = Field(default=10, ge=0,

@@ -140,7 +140,7 @@ def protocols(edge: Edge) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
             # for good (issue 8 item 5). Called after the parser is done with this request.
             self._disarm()
             super().handle_websocket_upgrade()
-            self.parser = None
+            self.parser = None  # type: ignore[assignment]
 
     class EdgeWebSocket(WebSocketsSansIOProtocol):
         """uvicorn's WebSocket protocol; a closed socket leaves the per-address count, and a text

@@ -60,6 +60,8 @@ _TAKE = (update(TableLease)
                 or_(TableLease.owner == bindparam("l_owner"), TableLease.expires_at <= bindparam("l_now")))
          .values(owner=bindparam("l_owner"), fence=TableLease.fence + 1, expires_at=bindparam("l_until"))
          .returning(TableLease.fence).execution_options(synchronize_session=False))
+_FIRST = insert(TableLease).values(table_id=bindparam("l_table"), owner=bindparam("l_owner"), fence=1,
+                                  expires_at=bindparam("l_until"))
 _RENEW = (update(TableLease)
           .where(TableLease.owner == bindparam("l_owner"), TableLease.expires_at > bindparam("l_now"))
           .values(expires_at=bindparam("l_until"))
@@ -93,7 +95,7 @@ def take(s: Session, table_id: str, owner: str, ttl: float, *, now: datetime | N
         return None  # another owner's live lease
     try:
         with s.begin_nested():
-            s.execute(insert(TableLease).values(table_id=table_id, owner=owner, fence=1, expires_at=until))
+            s.execute(_FIRST, {"l_table": table_id, "l_owner": owner, "l_until": until})
     except IntegrityError:  # another process inserted it first: theirs now
         return None
     return 1
