@@ -184,6 +184,8 @@ def test_five_seats_two_people_three_computers_nine_rounds_in_the_browser(
 
 
 def test_a_reload_never_shows_the_peek_again(browser: Any, server: tuple[Server, Api], console: Any) -> None:
+    """G6, G7: the peek shows the two bottom cards once; after a reload the page shows them no
+    more, nor the peek controls."""
     srv, api = server
     ctx = browser.new_context(viewport={"width": 1000, "height": 1100}, base_url=srv.base, locale="en")
     page = console.watch(ctx.new_page())

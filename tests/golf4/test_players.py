@@ -106,6 +106,8 @@ def test_the_bot_remembers_its_peek_and_its_own_swaps() -> None:
 
 
 def test_the_bot_never_discards_a_taken_card_and_knocks_low() -> None:
+    """G9, G10: holding a taken discard the bot swaps it in (it may not be discarded); it knocks
+    when its known cards are low, and draws once somebody has knocked."""
     m = Golf4Memory(0, 2)
     view = {"phase": "play", "round": 1, "turn": 0, "totals": [0, 0], "peeks": ["peek", "peek"],
             "holding": {"from": "discard", "card": "QS"}, "held": None, "knocker": None, "stock_left": 30,

@@ -127,6 +127,8 @@ def test_every_frame_of_a_random_match_shows_only_what_its_receiver_may_see(
 
 
 def test_the_peek_is_shown_once_and_never_again_on_reconnect(server: tuple[Server, Api, Path]) -> None:
+    """G6: each seat's peeked cards reach its own sockets once, as dealt; a second peek is refused,
+    and sockets that connect afterwards (resuming from anywhere) never get them."""
     srv, api, db = server
     rng = random.Random(7)
     table, players = new_table(api, 4, first_dealer=1, decks=decks(rng))

@@ -14,6 +14,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
 def test_an_away_player_shows_the_countdown_to_the_forfeit(browser: Any, server: str, console: Any) -> None:
+    """R33: the page of the player still there counts down the away player's grace to its side's
+    forfeit."""
     amel, bilel = player(browser, server, "Amel"), player(browser, server, "Bilel")
     table_id = started([amel, bilel])
     page = open_table(amel, console, table_id)

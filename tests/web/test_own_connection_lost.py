@@ -36,6 +36,8 @@ def _seconds(text: str) -> int:
 ])
 def test_a_page_whose_socket_is_down_counts_down_its_own_forfeit(browser: Any, server: str, console: Any,
                                                                  lang: str, own: str, banner: str) -> None:
+    """R33: a page whose socket is down counts down its own grace to the forfeit, and the other
+    seat's page counts it down too."""
     amel, bilel = player(browser, server, "Amel", lang=lang), player(browser, server, "Bilel", lang=lang)
     table_id = started([amel, bilel])
     mine, theirs = open_table(amel, console, table_id), open_table(bilel, console, table_id)

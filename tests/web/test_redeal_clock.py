@@ -34,6 +34,9 @@ def _seated_pages(browser: Any, base: str, console: Any, clock: int, decks: list
 
 
 def test_redeal_refused_then_accepted(browser: Any, server: str, console: Any) -> None:
+    """R10: with three 7s on the table either side may propose a redeal, out of turn too; refused,
+    play goes on and that side may not propose again, while the other side still may; accepted,
+    the same cutter cuts again."""
     first = ["7H", "7S", "7C", "2D"]
     rest = [c for c in decks_for(5)[0] if c not in first]
     decks = [first + rest, *decks_for(6, 3)]
