@@ -15,6 +15,7 @@ import pytest
 from dineri.ratings.glicko2 import Glicko, update
 from tests.accounts.conftest import Site, forfeit
 from tests.server.harness import Server
+from tests.web.tables import enter_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 PHONE = {"width": 360, "height": 740}
@@ -48,9 +49,7 @@ def test_guest_claims_signs_in_elsewhere_and_finds_the_match(browser: Any, web: 
     first = browser.new_context(viewport=PHONE, base_url=web.server.base, locale="en")
     page = _errors(first.new_page(), errors)
     page.goto("/")
-    page.fill("#name-input", "Amira")
-    page.click("#name-form button[type=submit]")
-    page.wait_for_function("document.getElementById('name-status').textContent.includes('Amira')")
+    enter_name(page, "Amira")
     token = next(c["value"] for c in first.cookies() if c["name"] == "dineri_token")
     me = web.http.get("/api/players/me", headers={"Authorization": f"Bearer {token}"}).json()
     amira = {**me, "token": token}

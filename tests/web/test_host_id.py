@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.tables import enter_name
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 
@@ -15,9 +17,7 @@ def _named(browser: Any, server: str, console: Any, name: str) -> tuple[Any, Any
     ctx = browser.new_context(base_url=server, locale="en")
     page = console.watch(ctx.new_page())
     page.goto("/")
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    page.wait_for_function(f"document.getElementById('name-status').textContent.includes('{name}')")
+    enter_name(page, name)
     return ctx, page
 
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.tables import enter_name
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 PHONE = {"width": 360, "height": 740}
 
@@ -17,9 +19,7 @@ def test_private_table_by_invitation(browser: Any, server: str, console: Any) ->
     host_ctx = browser.new_context(viewport=PHONE, base_url=server, locale="fr")
     host = console.watch(host_ctx.new_page())
     host.goto("/")
-    host.fill("#name-input", "Nour")
-    host.click("#name-form button[type=submit]")
-    host.wait_for_function("document.getElementById('name-status').textContent.includes('Nour')")
+    enter_name(host, "Nour")
     host.check('input[name="public"][value="0"]')
     host.check('input[name="clock"][value="30"]')
     host.click("#create-form button[type=submit]")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from dineri.engine import is_legal_capture, parse_card
+from tests.web.tables import enter_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 PHONE = {"width": 360, "height": 740}
@@ -28,9 +29,7 @@ def _named(browser: Any, console: Any, server: str, name: str, lang: str) -> Any
     ctx = browser.new_context(viewport=PHONE, base_url=server, locale=lang)
     page = console.watch(ctx.new_page())
     page.goto("/")
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    page.wait_for_function("(n) => document.getElementById('name-status').textContent.includes(n)", arg=name)
+    enter_name(page, name)
     return page
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.tables import enter_name
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
@@ -18,9 +20,7 @@ def test_the_host_chooses_the_computers_level(browser: Any, server: str, console
     page = console.watch(ctx.new_page())
     try:
         page.goto("/")
-        page.fill("#name-input", "Hela")
-        page.click("#name-form button[type=submit]")
-        page.wait_for_function("document.getElementById('name-status').textContent.includes('Hela')")
+        enter_name(page, "Hela")
         page.click("#create-form button[type=submit]")
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
         table_id = page.url.split("/t/")[1].split("?")[0]
