@@ -31,7 +31,9 @@ PUNCTUATION = "_-."
 #: Names nobody may take (compared by :func:`name_key`, so look-alikes are reserved too).
 RESERVED = ("admin", "administrator", "root", "system", "moderator", "mod", "dineri", "support",
             "staff", "server", "deleted", "deleted player", "deleted_player", "computer", "bot",
-            "guest", "anonymous", "null", "none", "me")
+            "guest", "anonymous", "null", "none", "me",
+            # The literal paths under /api/accounts/ (GET /api/accounts/{username} answers 405 there)
+            "csrf", "login", "logout", "password", "delete", "privacy")
 #: Official-looking names no guest may be shown under either (a subset of :data:`RESERVED`).
 DISPLAY_RESERVED = ("admin", "administrator", "root", "system", "moderator", "mod", "dineri", "support",
                     "staff", "server", "deleted player")

@@ -162,6 +162,12 @@ class Game(ABC):
     def check_options(self, options: Json) -> Json:
         """Validate a table's options; return them normalised. Raises :class:`GameError`."""
 
+    def options_schema(self) -> Json:
+        """A JSON Schema of exactly the ``options`` objects :meth:`check_options` accepts (the
+        OpenAPI document of ``POST /api/tables`` shows it, issue 7 item 7: a schema looser than
+        the server made valid-looking requests answer 422). Default: any object."""
+        return {"type": "object"}
+
     @abstractmethod
     def seats(self, options: Json) -> int:
         """Number of seats for validated ``options``."""

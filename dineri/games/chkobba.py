@@ -186,6 +186,16 @@ class ChkobbaGame(common.RecordedGame):
         except RuleError as e:
             raise GameError(e.code, e.message) from None
 
+    def options_schema(self) -> Json:
+        """Every key required, each one of its values (R4), no other key."""
+        from dineri.engine.state import BEST_OF, SEATS, TARGETS
+
+        return {"type": "object", "additionalProperties": False,
+                "required": ["seats", "target", "best_of"],
+                "properties": {"seats": {"type": "integer", "enum": list(SEATS)},
+                               "target": {"type": "integer", "enum": list(TARGETS)},
+                               "best_of": {"type": "integer", "enum": list(BEST_OF)}}}
+
     def seats(self, options: Json) -> int:
         """2 or 4 (R4)."""
         return int(options["seats"])

@@ -214,6 +214,14 @@ class Golf4Game(common.RecordedGame):
         except RuleError as e:
             raise GameError(e.code, e.message) from None
 
+    def options_schema(self) -> Json:
+        """``seats`` 2 to 8 (G1), ``rounds`` 9 or 18 (absent: 9), no other key."""
+        from dineri.golf4.options import ROUNDS, SEATS
+
+        return {"type": "object", "additionalProperties": False, "required": ["seats"],
+                "properties": {"seats": {"type": "integer", "minimum": SEATS[0], "maximum": SEATS[-1]},
+                               "rounds": {"type": "integer", "enum": list(ROUNDS)}}}
+
     def seats(self, options: Json) -> int:
         """2 to 8 (G1)."""
         return int(options["seats"])

@@ -157,6 +157,14 @@ class SevenDiamondsGame(common.RecordedGame):
         except sd.RuleError as e:
             raise GameError(e.code, e.message) from None
 
+    def options_schema(self) -> Json:
+        """``seats`` 4 and ``target`` 500 (S2, S16), each optional, no other key."""
+        from dineri.seven_diamonds.state import SEATS, TARGET
+
+        return {"type": "object", "additionalProperties": False,
+                "properties": {"seats": {"type": "integer", "enum": [SEATS]},
+                               "target": {"type": "integer", "enum": [TARGET]}}}
+
     def seats(self, options: Json) -> int:
         """4 (S2)."""
         return 4

@@ -16,9 +16,11 @@ mid-match, and revoking the player's tokens (version 1 and up) refuses them for 
 
 from __future__ import annotations
 
+import functools
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 
@@ -32,6 +34,37 @@ BAD_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 #: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the blank braille pattern (U+2800), the
 #: Khmer inherent vowels (U+17B4, U+17B5), the null notehead (U+1D159).
 BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\U0001d159")
+
+
+@functools.lru_cache(maxsize=1)
+def text_pattern() -> str:
+    """A JSON Schema ``pattern`` (ECMA 262 and Python ``re`` alike) of a text that, once its
+    ends are trimmed of whitespace (``str.strip``: tabs, line ends and U+2028 included), holds
+    none of :data:`BAD_CATEGORIES` but unassigned code points (``Cn``, hundreds of ranges) and
+    surrogates (``Cs``, which no JSON string carries alone and Rust's regex cannot name): what
+    the OpenAPI document says of user text (issue 7 item 7, schemathesis ST202). Built from
+    this Python's Unicode tables on first use (about 0.5 s, so not at import: start-up)."""
+    shown = [c for c in BAD_CATEGORIES if c not in ("Cn", "Cs")]
+
+    def ranges(test: Any) -> str:
+        out: list[tuple[int, int]] = []
+        start = None
+        for cp in range(0x110000):
+            if test(chr(cp)):
+                if start is None:
+                    start = cp
+            elif start is not None:
+                out.append((start, cp - 1))
+                start = None
+        if start is not None:
+            out.append((start, 0x10FFFF))
+        return "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in out)
+
+    def char(cp: int) -> str:  # BMP as an escape, astral as itself (ECMA has no \U escape)
+        return f"\\u{cp:04x}" if cp <= 0xFFFF else chr(cp)
+    space = ranges(str.isspace)
+    bad = ranges(lambda ch: unicodedata.category(ch) in shown)
+    return f"^[{space}]*[^{bad}]*[{space}]*$"
 
 
 def visible(ch: str) -> bool:

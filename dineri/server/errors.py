@@ -124,13 +124,40 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
 
 def _allowed_methods(request: Request) -> str:
     """Every method some route serves at the request's path: Starlette's ``Allow`` names only the
-    first route of the path, though GET and POST of one path are often two routes."""
+    first route of the path, though GET and POST of one path are often two routes. A path that a
+    route names literally (``/api/accounts/login``) is that resource alone, as OpenAPI has it: a
+    templated route that also matches it (``/api/accounts/{username}``) does not count
+    (schemathesis ST205: ``Allow: GET, POST`` for POST-only paths; such a template answers those
+    paths ``405`` itself, :func:`literal_methods`)."""
+    routes = request.app.router.routes
+    literal = literal_methods(request.app, request.url.path)
     allowed = []
     for method in ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"):
+        if literal:
+            if method in literal:
+                allowed.append(method)
+            continue
         scope = {**request.scope, "method": method}
-        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+        if any(route.matches(scope)[0] == Match.FULL for route in routes):
             allowed.append(method)
     return ", ".join(allowed)
+
+
+_METHODS = ("delete", "get", "head", "options", "patch", "post", "put")
+
+
+def literal_methods(app: Any, path: str) -> set[str]:
+    """The methods the app's OpenAPI document lists for ``path`` when it names that path
+    literally, without a parameter (empty: it does not); upper case."""
+    item = app.openapi().get("paths", {}).get(path) if "{" not in path else None
+    return {m.upper() for m in item or () if m in _METHODS}
+
+
+def method_not_allowed() -> StarletteHTTPException:
+    """``405`` for a request that a templated route matched at a path another route names
+    literally (``GET /api/accounts/login`` is not the page of a user called login): the
+    handler's ``Allow`` then names the literal route's methods."""
+    return StarletteHTTPException(405, "Method Not Allowed")
 
 
 #: ``Retry-After`` (seconds) of every ``503 unavailable``: the database did not answer in time.

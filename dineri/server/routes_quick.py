@@ -37,13 +37,36 @@ WatchersDep = Annotated[Watchers, Depends(get_watchers)]
 Csrf = Depends(check_csrf)
 
 
+def _queue_branches(schema: dict[str, Any]) -> None:
+    """The OpenAPI schema of :class:`PlayNow` names the offered queues exactly (issue 7 item 7,
+    schemathesis ST202: a game, seats or target of no queue was a valid body answered 422): one
+    ``anyOf`` branch per game and seats with its targets; ``bot_after`` one of its waits."""
+    from dineri.accounts.matcher import BOT_WAITS
+    from dineri.accounts.quick import QUEUES, TARGETS
+
+    branches = []
+    for game, seats in sorted(QUEUES):
+        props: dict[str, Any] = {"game": {"const": game}, "seats": {"const": seats},
+                                 "target": {"enum": list(TARGETS[game])}}
+        branch: dict[str, Any] = {"properties": props}
+        # A key may be left out where its default (chkobba, 2 seats, to 11) fits the queue.
+        fits = {"game": game == "chkobba", "seats": seats == 2, "target": 11 in TARGETS[game]}
+        required = [k for k in ("game", "seats", "target") if not fits[k]]
+        if required:
+            branch["required"] = required
+        branches.append(branch)
+    schema["anyOf"] = branches
+    schema["properties"]["bot_after"] = {"anyOf": [{"type": "integer", "enum": [w for w in BOT_WAITS if w]},
+                                                   {"type": "null"}], "title": "Bot After"}
+
+
 class PlayNow(BaseModel):
     """A quick-match request: game, seats and target of one of the offered queues (``GET
     /api/quick/queues``: Chkobba 2 or 4 seats to 11, 21 or 31; Seven Diamonds 4 seats to 500;
     golf4 4 seats, ``target`` its 9 or 18 rounds), and after how many seconds a computer
     opponent is offered (10, 30, 60, 120 or null for never)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_queue_branches)
     game: str = "chkobba"
     seats: int = 2
     target: int = 11

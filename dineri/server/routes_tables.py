@@ -26,13 +26,44 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+DEFAULT_GAME = "chkobba"
+DEFAULT_OPTIONS = {"seats": 2, "target": 11, "best_of": 1}
+
+
+def _game_branches(schema: dict[str, Any]) -> None:
+    """The OpenAPI schema of :class:`NewTable` says what the server accepts (issue 7 item 7,
+    schemathesis: valid-looking bodies answered 422): ``game`` one of the games, and one
+    ``anyOf`` branch per game with its options exactly (``Game.options_schema``); ``game`` may
+    be left out for the default game, ``options`` where the defaults fit the game."""
+    from dineri.games import game_names
+
+    names = game_names()
+    schema["properties"]["game"]["enum"] = names
+    branches = []
+    for name in names:
+        game = get_game(name)
+        required = [] if name == DEFAULT_GAME else ["game"]
+        try:
+            fits = set(game.check_options(dict(DEFAULT_OPTIONS))) >= set(DEFAULT_OPTIONS)
+        except GameError:
+            fits = False
+        if not fits:
+            required.append("options")
+        branch: dict[str, Any] = {"properties": {"game": {"const": name}, "options": game.options_schema()}}
+        if required:
+            branch["required"] = required
+        branches.append(branch)
+    schema["anyOf"] = branches
+
+
 class NewTable(_Body):
     """A new table: game options (exactly the game's keys), privacy, turn clock (seconds, 0 = off;
     a JSON integer: ``false`` and ``15.0`` are refused)."""
 
-    game: str = "chkobba"
-    options: dict[str, Any] = Field(default_factory=lambda: {"seats": 2, "target": 11, "best_of": 1},
-                                    examples=[{"seats": 2, "target": 11, "best_of": 1}])
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_game_branches)
+    game: str = DEFAULT_GAME
+    options: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_OPTIONS),
+                                    examples=[DEFAULT_OPTIONS])
     public: bool = True
     clock: Literal[0, 15, 30, 60] = 0
 
