@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any
 
 from dineri import engine
 from dineri.engine import CODE, VALUE, MatchState, Options, RecordError, RuleError
@@ -78,16 +77,11 @@ class ChkobbaMatch(common.RecordedMatch):
             raise GameError("malformed", f"unexpected key(s): {', '.join(sorted(map(str, extra)))}")
         if not auto:
             _check_form(action)
-        raw: dict[str, Any] = {**action, "seat": seat}
+        raw = common.record_form(action, seat, auto)
         if raw.get("type") == "cut" and raw.get("at") is None:
             raw["at"] = secrets.randbelow(40)
-        if auto:
-            raw["auto"] = True
-        try:
-            act = engine.action_from_json(raw, self.seats)
-            state, events = engine.apply(self.state, act)
-        except RuleError as e:
-            raise GameError(e.code, e.message) from None
+        act = common.refused_on(RuleError, engine.action_from_json, raw, self.seats)
+        state, events = common.refused_on(RuleError, engine.apply, self.state, act)
         rec = self.record_.with_action(act)
         if state.phase == "over":
             rec = replace(rec, result=engine.replay(rec).to_json(), extra=common.without_pending(rec.extra))
@@ -181,10 +175,7 @@ class ChkobbaGame(common.RecordedGame):
 
     def check_options(self, options: Json) -> Json:
         """``{"seats": 2|4, "target": 11|21|31, "best_of": 1|3|5}``; raises :class:`GameError`."""
-        try:
-            return Options.from_json(options).to_json()
-        except RuleError as e:
-            raise GameError(e.code, e.message) from None
+        return common.refused_on(RuleError, Options.from_json, options).to_json()
 
     def options_schema(self) -> Json:
         """Every key required, each one of its values (R4), no other key."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, ParamSpec, TypeVar
 
 from dineri.games.base import Game, GameError, GameMatch, Json
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 PENDING = "pending_decks"
 """The record key where decks supplied in testing wait server-side, dropped at the end (so a
@@ -44,13 +45,32 @@ def check_form(action: object, models: Mapping[str, Any], *, list_types: bool = 
         raise GameError("malformed", f"{where}: {first['msg']}") from None
 
 
-def malformed_on(error: type[Exception], fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` (an engine's record or deck parser), its ``error`` (the engine's
+def malformed_on(error: type[Exception], fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``fn(*args, **kwargs)`` (an engine's record or deck parser), its ``error`` (the engine's
     ``RecordError``) raised as :class:`GameError` ``malformed`` with the same text."""
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     except error as e:
         raise GameError("malformed", str(e)) from None
+
+
+def refused_on(error: type[Exception], fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``fn(*args, **kwargs)`` (an engine's rule check: options, an action's form, its
+    application), its ``error`` (the engine's ``RuleError``, with ``code`` and ``message``)
+    raised as :class:`GameError` with the same code and message."""
+    try:
+        return fn(*args, **kwargs)
+    except error as e:
+        raise GameError(e.code, e.message) from None  # type: ignore[attr-defined]
+
+
+def record_form(action: Json, seat: int, auto: bool) -> dict[str, Any]:
+    """A client action object in the record's form: with ``seat``, and ``"auto": true`` when the
+    server made it (a new dict)."""
+    raw: dict[str, Any] = {**action, "seat": seat}
+    if auto:
+        raw["auto"] = True
+    return raw
 
 
 def without_pending(extra: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from dineri import golf4 as engine
 from dineri.fairness import commit_codes, shuffled
@@ -96,14 +95,9 @@ class Golf4Match(common.RecordedMatch):
         if unknown:
             raise GameError("malformed", f"unexpected key(s): {', '.join(sorted(map(str, unknown)))[:80]}")
         _check_form(action)
-        raw: dict[str, Any] = {**action, "seat": seat}
-        if auto:
-            raw["auto"] = True
-        try:
-            act = engine.action_from_json(raw, self.seats)
-            state, events = engine.apply(self.state, act)
-        except RuleError as e:
-            raise GameError(e.code, e.message) from None
+        raw = common.record_form(action, seat, auto)
+        act = common.refused_on(RuleError, engine.action_from_json, raw, self.seats)
+        state, events = common.refused_on(RuleError, engine.apply, self.state, act)
         rec = self.record_.with_action(act)
         for ev in events:
             if ev["type"] == "forfeit":
@@ -209,10 +203,8 @@ class Golf4Game(common.RecordedGame):
         other key. Raises :class:`GameError` ``malformed``."""
         if not isinstance(options, dict):
             raise GameError("malformed", "options must be an object")
-        try:
-            return Options.from_json({"rounds": 9, **options}, strict=True).to_json()
-        except RuleError as e:
-            raise GameError(e.code, e.message) from None
+        return common.refused_on(RuleError, Options.from_json, {"rounds": 9, **options},
+                                 strict=True).to_json()
 
     def options_schema(self) -> Json:
         """``seats`` 2 to 8 (G1), ``rounds`` 9 or 18 (absent: 9), no other key."""

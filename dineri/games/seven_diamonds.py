@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any
 
 from dineri import seven_diamonds as sd
 from dineri.fairness import commit_codes, shuffled
@@ -74,14 +73,9 @@ class SevenDiamondsMatch(common.RecordedMatch):
         ``auto``) for ``seat``. Raises :class:`GameError` with the record page's codes, in its
         check order (``malformed`` first, then phase, seat and rules); nothing changes then."""
         _check_form(action)
-        raw: dict[str, Any] = {**action, "seat": seat}
-        if auto:
-            raw["auto"] = True
-        try:
-            act = sd.action_from_json(raw)
-            state, events = sd.apply(self.state, act)
-        except sd.RuleError as e:
-            raise GameError(e.code, e.message) from None
+        raw = common.record_form(action, seat, auto)
+        act = common.refused_on(sd.RuleError, sd.action_from_json, raw)
+        state, events = common.refused_on(sd.RuleError, sd.apply, self.state, act)
         rec = self.record_.with_action(act)
         if state.phase == "over":
             rec = replace(rec, result=sd.Replay(state, None, len(rec.actions)).to_json(),
@@ -152,10 +146,8 @@ class SevenDiamondsGame(common.RecordedGame):
         value, type (``4.0``, ``true``) or key is :class:`GameError` ``malformed``."""
         if not isinstance(options, dict):
             raise GameError("malformed", "options must be an object")
-        try:
-            return sd.Options.from_json({"seats": 4, "target": 500, **options}).to_json()
-        except sd.RuleError as e:
-            raise GameError(e.code, e.message) from None
+        given = {"seats": 4, "target": 500, **options}
+        return common.refused_on(sd.RuleError, sd.Options.from_json, given).to_json()
 
     def options_schema(self) -> Json:
         """``seats`` 4 and ``target`` 500 (S2, S16), each optional, no other key."""
