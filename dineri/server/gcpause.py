@@ -8,8 +8,8 @@ benchmarks/load.py), and a full one walks every live socket and table (about 240
 per seated socket). So, after start-up (:func:`tune`):
 
 - everything alive is moved to the permanent generation (``gc.freeze()``: never walked again);
-- the young threshold is small (:data:`THRESHOLDS`, 1,000: each young pause is short, under
-  4 ms of CPU measured, and collections are frequent but cheap);
+- the thresholds are small (:data:`THRESHOLDS`, 500 and 5: each young and middle pause is
+  short, under 10 ms of CPU measured at load 10-14, and collections are frequent but cheap);
 - :class:`Freezer`: after a middle or full collection that took :data:`FREEZE_AFTER_MS` of CPU
   or more, or that left :data:`OLD_LIMIT` objects or more in the old generation, what survived
   it is frozen too, so the old generations never grow to a long pause.
@@ -53,10 +53,13 @@ from typing import Any
 
 log = logging.getLogger("dineri.gc")
 
-#: (young, middle, old) thresholds after start-up: a young collection after 1,000 net
-#: allocations of tracked objects (CPython: 700), a middle one after 10 young ones, a full one
+#: (young, middle, old) thresholds after start-up: a young collection after 500 net
+#: allocations of tracked objects (CPython: 700), a middle one after 5 young ones, a full one
 #: after 10 middle ones (and only when the old generation grew by a quarter, CPython's rule).
-THRESHOLDS = (1_000, 10, 10)
+#: A middle collection walks what survived the young ones since the last: at (1,000, 10, 10)
+#: up to 19 ms of CPU under benchmarks/soak.py, at (500, 5, 10) up to 9 ms (and young ones 7-9 ms
+#: either way, the same total), loads 9-19, back to back.
+THRESHOLDS = (500, 5, 10)
 #: CPU milliseconds of a middle or full collection from which what survived it is frozen.
 FREEZE_AFTER_MS = 3.0
 #: Objects in the old generation from which a middle or full collection freezes them (a full
