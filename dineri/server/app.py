@@ -36,7 +36,7 @@ from dineri.server.ratelimit import Window
 from dineri.server.service import TableService
 from dineri.server.shared import SharedCounters
 from dineri.settings import Settings
-from dineri.store.db import make_engine, migrate, migration_wait, sessions
+from dineri.store.db import make_engine, migrate, migration_wait, sessions, sqlite_storage_problem
 from dineri.store.writer import answer_by
 
 log = logging.getLogger("dineri.app")
@@ -63,6 +63,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # A SQLite file whose directory or -shm cannot be written would crash the process on its
+        # first write (SIGBUS): refuse to start, saying why (issue 7, adversarial pass).
+        problem = sqlite_storage_problem(settings.database_url)
+        if problem is not None:
+            log.error("database not writable at start-up", extra={"problem": problem})
+            raise RuntimeError(f"database not writable: {problem}")
         migrated = await migrate_at_start(settings, engine.url.render_as_string(hide_password=True))
         await fanout.start()
         # Revoked tokens close their open sockets on every process (dineri/server/revocation.py).
@@ -122,14 +128,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Liveness: ``{"status": "ok"}``."""
         return {"status": "ok"}
 
+    seen_storage: list[str | None] = [None]  # /readyz's last storage problem (logged when it changes)
+
     @app.get("/readyz", tags=["health"], responses={503: {"description": "the database does not answer"}})
     async def readyz() -> JSONResponse:
         """Readiness (issue 7, item 3): ``200 {"status": "ready", "database": "ok"}`` when the
-        database answers a read of ``tables`` within ``DINERI_DB_TIMEOUT``, no write is stuck past it
-        and, after a write was refused for the database, a probe through the writer commits;
-        else ``503 {"status": "unavailable", "database": "..."}``."""
+        database answers a read of ``tables`` within ``DINERI_DB_TIMEOUT``, no write is stuck past it,
+        a SQLite file's directory and ``-shm`` can be written (``"not writable"``, the reason logged:
+        ``sqlite_storage_problem``) and, after a write was refused for the database, a probe
+        through the writer commits; else ``503 {"status": "unavailable", "database": "..."}``."""
         writer = services.tables.writer
         problem = "writes stalled" if writer.stalled() else None
+        if problem is None:  # SQLite: a directory or -shm that cannot be written (SIGBUS ahead)
+            storage = await asyncio.to_thread(sqlite_storage_problem, settings.database_url)
+            if storage != seen_storage[0]:  # logged once per change, not on every probe
+                seen_storage[0] = storage
+                if storage is not None:
+                    log.error("database not writable", extra={"problem": storage})
+            problem = "not writable" if storage is not None else None
         if problem is None and writer.suspect():
             try:  # the last write was refused: does a write transaction go through now?
                 await writer.run(_write_probe)

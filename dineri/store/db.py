@@ -10,7 +10,9 @@ not answer (timeouts, a lost connection, a locked or read-only file) from a bug.
 from __future__ import annotations
 
 import math
+import os
 import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,54 @@ def make_engine(url: str, *, connect_timeout: float = 5.0, statement_timeout: fl
         given = " ".join(given) if isinstance(given, tuple) else (given or "")
         args["options"] = " ".join([given, *extra]).strip()
     return create_engine(url, pool_pre_ping=True, pool_timeout=pool_wait, connect_args=args)
+
+
+#: Free bytes the file system of a SQLite database must have (the WAL and its -shm index grow
+#: there); below it the storage check fails (start-up refuses, ``/readyz`` answers 503).
+SQLITE_MIN_FREE = 16 * 1024 * 1024
+
+
+def sqlite_storage_problem(url: str) -> str | None:
+    """Why the SQLite file of ``url`` cannot be written safely now, or ``None`` (also for any
+    other database, or an in-memory one). SQLite maps the ``-shm`` file of its WAL into memory:
+    if that file cannot be written or grown (made read-only or immutable, truncated, a full
+    disk) the process dies of SIGBUS at its next write instead of getting an error (seen by the
+    adversarial pass, issue 7; ``chattr +i`` on the ``-shm`` reproduces it). What is checked:
+    the database's directory exists and a file can be created in it (the WAL and ``-shm`` are
+    created there), the database file, ``-wal`` and ``-shm`` open for writing where they exist,
+    and at least :data:`SQLITE_MIN_FREE` bytes are free. A few system calls (``/readyz`` runs it
+    on each probe). It cannot catch a file truncated between two looks."""
+    if not url.startswith("sqlite"):
+        return None
+    database = make_url(url).database
+    if not database or database == ":memory:" or "mode=memory" in url:
+        return None
+    path = Path(database).absolute()
+    folder = path.parent
+    if not folder.is_dir():
+        return f"the database directory {folder} does not exist"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".dineri-probe-", dir=folder)
+        try:
+            os.write(fd, b"x")
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as e:
+        return f"the database directory {folder} is not writable ({e.strerror or e})"
+    for suffix in ("", "-wal", "-shm"):
+        target = Path(f"{path}{suffix}")
+        if not target.exists():
+            continue
+        try:
+            os.close(os.open(target, os.O_RDWR))
+        except OSError as e:
+            return f"{target} is not writable ({e.strerror or e})"
+    st = os.statvfs(folder)
+    free = st.f_bavail * st.f_frsize
+    if free < SQLITE_MIN_FREE:
+        return f"the database's file system has {free} bytes free (at least {SQLITE_MIN_FREE} needed)"
+    return None
 
 
 def unavailable(error: BaseException) -> bool:
