@@ -39,8 +39,8 @@ BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\U0001d159")
 @functools.lru_cache(maxsize=1)
 def text_pattern() -> str:
     """A JSON Schema ``pattern`` (ECMA 262 and Python ``re`` alike) of a text that, once its
-    ends are trimmed of whitespace (``str.strip``: tabs, line ends and U+2028 included), holds
-    none of :data:`BAD_CATEGORIES` but unassigned code points (``Cn``, hundreds of ranges) and
+    ends are trimmed of whitespace (``str.strip``: tabs, line ends and U+2028 included), is not
+    empty and holds none of :data:`BAD_CATEGORIES` but unassigned code points (``Cn``, hundreds of ranges) and
     surrogates (``Cs``, which no JSON string carries alone and Rust's regex cannot name): what
     the OpenAPI document says of user text (issue 7 item 7, schemathesis ST202). Built from
     this Python's Unicode tables on first use (about 0.5 s, so not at import: start-up)."""
@@ -64,7 +64,9 @@ def text_pattern() -> str:
         return f"\\u{cp:04x}" if cp <= 0xFFFF else chr(cp)
     space = ranges(str.isspace)
     bad = ranges(lambda ch: unicodedata.category(ch) in shown)
-    return f"^[{space}]*[^{bad}]*[{space}]*$"
+    # Trimmed ends, then a first character that is neither whitespace nor refused (a name of
+    # whitespace alone trims to nothing), then no refused character up to the trimmed end.
+    return f"^[{space}]*[^{bad}{space}][^{bad}]*[{space}]*$"
 
 
 def visible(ch: str) -> bool:

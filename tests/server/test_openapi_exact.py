@@ -181,7 +181,8 @@ def test_a_display_name_s_characters_are_in_the_schema(http: TestClient) -> None
     private-use, line and paragraph separators: ``"\\u0001"`` was a valid body answered 422),
     and takes names of any script."""
     check = _component(http, "NewPlayer")
-    for name in ("\u0001", "a\u200bb", "x\u2028y", "\ue000", "a\U000e0001", "\x7f", "a\nb"):
+    for name in ("\u0001", "a\u200bb", "x\u2028y", "\ue000", "a\U000e0001", "\x7f", "a\nb",
+                 " \r\u2006\x1d\u2006\xa0\x85 "):  # the last: whitespace alone, nothing once trimmed
         assert not check.is_valid({"name": name}), repr(name)
         assert http.post("/api/players", json={"name": name}).status_code == 422, repr(name)
     # Trimmed first: whitespace at the ends (a line end, U+2028) is no part of the name.
