@@ -453,7 +453,7 @@ class TableService:
         await new.fresh()
         if new.seat_of(player_id) is None:
             if await new.was_removed(player_id):
-                raise Refused("removed", "the rematch host removed you from that table", 403)
+                raise Refused("removed", "the host removed you from that table", 403)
             try:
                 await self._seat_for_rematch(new, player_id, seat)
             except Refused as e:

@@ -532,7 +532,8 @@ class TableSession(Presence):
                         *, is_bot: bool = False) -> None:
         """Seat ``player_id`` (a chosen seat, a side in 2v2, or the first free seat).
         Raises :class:`Refused`: ``not_open``, ``bad_code``, ``already_seated``, ``seat_taken``,
-        ``table_full``, ``malformed``."""
+        ``table_full``, ``malformed``, ``removed`` (403: the host removed this player from this
+        table; it may still watch a public one)."""
         async with self.lock:
             await self.ensure_fresh()
             if self.status != "open":
@@ -544,10 +545,11 @@ class TableSession(Presence):
             chosen = self._free_seat_for(seat, side)
 
             def write(s: Session) -> None:
-                # A rematch table keeps out whom its host removed, however they come back
-                # (its code from the rematch answer, any process, after a restart: issue 7 item 10).
-                if repo.is_removed(s, self.id, player_id) and repo.is_rematch_table(s, self.id):
-                    raise Refused("removed", "the rematch host removed you from this table", 403)
+                # A table keeps out whom its host removed, however they come back (the code of
+                # an invitation or of a rematch answer, any process, after a restart: issue 7
+                # item 10; the fresh trial: "Remove" did not keep a player out).
+                if repo.is_removed(s, self.id, player_id):
+                    raise Refused("removed", "the host removed you from this table", 403)
                 repo.take_seat(s, self.id, chosen, player_id, is_bot=is_bot)
                 self._read_seats(s)
             await self._seat_write(write, player_id)

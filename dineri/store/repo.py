@@ -319,11 +319,6 @@ def set_due(s: Session, table_id: str, due: datetime | None) -> None:
               .execution_options(synchronize_session=False))
 
 
-def is_rematch_table(s: Session, table_id: str) -> bool:
-    """Whether ``table_id`` is the rematch table of a finished table."""
-    return s.execute(select(Table.id).where(Table.rematch_id == table_id).limit(1)).first() is not None
-
-
 def tables_with_status(s: Session, status: str) -> list[Table]:
     """Every table with ``status`` (the server reloads ``playing`` tables on start)."""
     return list(s.execute(select(Table).where(Table.status == status)).scalars())

@@ -89,9 +89,13 @@ def test_seating_rules_and_start(api: Api) -> None:
     assert api.sit(d, t, seat=3).status_code == 200
     assert api.call("DELETE", f"/api/tables/{t['id']}/seats/3", b).json()["detail"]["code"] == "not_host"
     assert api.call("DELETE", f"/api/tables/{t['id']}/seats/3", host).json()["seats"][3]["player"] is None
+    # A removed player cannot sit at this table again, on any seat; one who left may.
+    for seat in (3, None):
+        r = api.sit(d, t, seat=seat)
+        assert r.status_code == 403 and r.json()["detail"]["code"] == "removed", r.text
     assert api.sit(host, t, seat=0).status_code == 200
     assert api.sit(e, t, seat=2).status_code == 200
-    assert api.sit(d, t, seat=3).status_code == 200
+    assert api.sit(c, t, seat=3).status_code == 200
     assert api.start(b, t).json()["detail"]["code"] == "not_host"
     assert api.start(host, t).json()["status"] == "playing"
     assert api.start(host, t).json()["detail"]["code"] == "not_open"
