@@ -15,8 +15,14 @@
   var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null, down: null };
 
   var explain = D.explain;
-  function showError(code) { $("error").textContent = code ? explain(code) : ""; }
-  function say(text) { $("error").textContent = text || ""; }
+  // An error that only said "not connected" is marked, so that it goes when the socket is back
+  // (fresh trial: «غير متصل…» stayed under the buttons after the reconnect, until the next move).
+  function showError(code) { say(code ? explain(code) : ""); }
+  function say(text) { $("error").textContent = text || ""; delete $("error").dataset.offline; }
+  function sayOffline() {
+    say(_("Not connected. Try again when the connection is back."));
+    $("error").dataset.offline = "1";
+  }
 
   // ---- names and sides -------------------------------------------------------------
   function n() { return S.table ? S.table.seats.length : 2; }
@@ -247,6 +253,7 @@
   function onConnection(up) {
     clearTimeout(down.timer);
     if (up) {
+      if ($("error").dataset.offline) { say(""); }
       var was = !!S.down;
       down.since = null; S.down = null;
       showDown();
@@ -347,7 +354,7 @@
   function send(action) {
     showError(null);
     if (!S.net || S.net.act(action) === null) {
-      say(_("Not connected. Try again when the connection is back."));
+      sayOffline();
       return false;
     }
     return true;
