@@ -65,6 +65,7 @@ FREEZE_AFTER_MS = 3.0
 #: Objects in the old generation from which a middle or full collection freezes them (a full
 #: collection of 20,000 takes about 8 ms of CPU here).
 OLD_LIMIT = 20_000
+COUNT_EVERY = 8  # middle collections between two listings of a small old generation
 #: Estimated objects frozen by :class:`Freezer` since the last thaw from which it thaws.
 THAW_OBJECTS = 200_000
 #: Seconds between thaws at least (``DINERI_GC_THAW_MINUTES``; 0, the default: never). Each is
@@ -258,13 +259,21 @@ class Freezer(_Callback):
     or die acyclically), and ``thaw_every`` seconds or more passed since the last thaw (or the
     start), and the server is quiet, or it has not been for :data:`THAW_GRACE` seconds more
     (the bound holds under a load that never stops). ``thaw_every`` 0: never.
-    ``clock``: seconds (monotonic), for tests."""
+    ``clock``: seconds (monotonic), for tests.
+
+    The old generation is counted (``gc.get_objects(2)``, a list of it) after every old
+    collection but only after every ``count_every``-th middle one, or every one once it held half
+    of ``old_limit``: listing it after each of them was 5-11 % of the loop under load (py-spy)."""
 
     def __init__(self, after_ms: float = FREEZE_AFTER_MS, old_limit: int = OLD_LIMIT, *,
                  thaw_objects: int = THAW_OBJECTS, thaw_every: float = THAW_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, count_every: int = COUNT_EVERY) -> None:
         self.after_ms = after_ms
         self.old_limit = old_limit
+        self.count_every = max(1, count_every)
+        self.counts = 0  # how many times the old generation was listed
+        self._middles = 0
+        self._old = 0  # its size when last listed
         self.thaw_objects = thaw_objects
         self.thaw_every = thaw_every
         self.freezes = 0
@@ -287,13 +296,22 @@ class Freezer(_Callback):
         # The old generation's size: listing it costs about as much as walking it, and the
         # freeze keeps it under old_limit, so this stays small (a middle collection moved its
         # survivors there: without this, many quick ones could grow it to one long full pause).
+        slow = (time.thread_time() - self._cpu) * 1000.0 >= self.after_ms
+        if int(info["generation"]) == 1:
+            self._middles += 1
+        if (not slow and int(info["generation"]) == 1 and self._old < self.old_limit // 2
+                and (self._middles - 1) % self.count_every):
+            return  # a quick middle collection, an old generation known to be small
         old = len(gc.get_objects(2))
-        if (time.thread_time() - self._cpu) * 1000.0 >= self.after_ms or old >= self.old_limit:
+        self.counts += 1
+        self._old = old
+        if slow or old >= self.old_limit:
             # Safe here: the collection is over, its lists are no longer walked. (Not counted with
             # gc.get_freeze_count(): that walks the whole frozen list, tens of ms for a million.)
             gc.freeze()
             self.freezes += 1
             self.frozen_since_thaw += old  # the young generations are empty after this collection
+            self._old = 0
 
     def thaw_due(self, quiet: bool) -> bool:
         """Whether to :meth:`thaw` now (rules in the class docstring); ``quiet``: no action in

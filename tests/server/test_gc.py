@@ -76,7 +76,7 @@ def test_a_slow_old_collection_freezes_what_survived_a_quick_one_does_not() -> N
 
 
 def test_a_large_old_generation_is_frozen_however_quick() -> None:
-    freezer = gcpause.Freezer(after_ms=1e9, old_limit=30_000)
+    freezer = gcpause.Freezer(after_ms=1e9, old_limit=30_000, count_every=1)
     try:
         gc.collect()
         gc.freeze()  # the test process's own heap out of the way: the old generation is empty
@@ -88,6 +88,40 @@ def test_a_large_old_generation_is_frozen_however_quick() -> None:
         keep += [[i] for i in range(40_000)]
         gc.collect(1)
         assert freezer.freezes == 1 and not gc.get_objects(2)
+    finally:
+        gc.enable()
+        freezer.remove()
+        gc.unfreeze()
+
+
+def test_a_small_old_generation_is_listed_after_every_eighth_quick_middle_collection() -> None:
+    """Listing the old generation after each middle collection cost 5-11 % of the loop: quick
+    ones list it every ``count_every``-th time, every time once it holds half the limit, and an
+    old (full) collection always; a growing old generation is still frozen at the limit."""
+    freezer = gcpause.Freezer(after_ms=1e9, old_limit=30_000, count_every=8)
+    try:
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        freezer.install()
+        for _ in range(16):
+            gc.collect(1)
+        assert freezer.counts == 2 and freezer.freezes == 0  # the 1st and the 9th
+        gc.collect(2)
+        assert freezer.counts == 3
+        gc.collect(1)
+        gc.collect(1)
+        assert freezer.counts == 4  # the 17th, not the 18th
+        keep = [[i] for i in range(16_000)]
+        for _ in range(6):
+            gc.collect(1)  # the 19th-24th: not due
+        assert freezer.counts == 4 and len(gc.get_objects(2)) >= len(keep)
+        gc.collect(1)  # the 25th lists it: over half the limit, so listed every time from now on
+        gc.collect(1)
+        assert freezer.counts == 6 and freezer.freezes == 0
+        keep += [[i] for i in range(16_000)]
+        gc.collect(1)
+        assert freezer.counts == 7 and freezer.freezes == 1 and not gc.get_objects(2)
     finally:
         gc.enable()
         freezer.remove()
