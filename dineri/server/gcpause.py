@@ -47,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -152,14 +153,24 @@ class Pauses(_Callback):
                 "most_collected": list(self.most_collected)}
 
 
-def _schedstat() -> tuple[int, int] | None:
-    """The calling thread's nanoseconds on a CPU and waiting in the run queue (Linux
-    ``/proc/thread-self/schedstat``), or ``None``."""
+def _schedstat(fd: int | None) -> tuple[int, int] | None:
+    """Nanoseconds on a CPU and waiting in the run queue of the thread whose Linux
+    ``/proc/thread-self/schedstat`` is open as ``fd`` (re-read in place: opening it for each
+    read cost 43 µs, 100 times a second), or ``None``."""
+    if fd is None:
+        return None
     try:
-        with open("/proc/thread-self/schedstat", "rb") as f:
-            on_cpu, queued, _ = f.read().split()
+        on_cpu, queued, _ = os.pread(fd, 128, 0).split()
         return int(on_cpu), int(queued)
     except (OSError, ValueError):
+        return None
+
+
+def _open_schedstat() -> int | None:
+    """``/proc/thread-self/schedstat`` of the calling thread, opened, or ``None`` (not Linux)."""
+    try:
+        return os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+    except OSError:
         return None
 
 
@@ -183,13 +194,21 @@ class LoopStalls:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        sched = _schedstat()
+        fd = _open_schedstat()  # the loop's own thread: this task runs on it
+        try:
+            await self._watch(loop, fd)
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    async def _watch(self, loop: asyncio.AbstractEventLoop, fd: int | None) -> None:
+        sched = _schedstat(fd)
         while True:
             t = loop.time()
             before = sched
             await asyncio.sleep(self.every)
             late = (loop.time() - t - self.every) * 1000.0
-            sched = _schedstat()
+            sched = _schedstat(fd)
             self.wakeups += 1
             if sched is not None and before is not None and (late > self.max_ms or late >= SLOW_MS):
                 # Where the loop's thread was meanwhile: running, waiting for a core, or blocked

@@ -232,6 +232,8 @@ def test_a_stall_of_the_loop_is_seen() -> None:
     assert summary["wakeups"] >= 2 and summary["over_10ms"] >= 1
     assert summary["max_ms"] >= 50.0  # the 80 ms block, less the sleep it fell into
     assert sum(summary["histogram_ms"]["late"]) >= 1
+    # Where the loop's thread was (its schedstat, re-read in place): asleep, not on a CPU.
+    assert summary["worst"]["blocked_ms"] >= 50.0 > summary["worst"]["on_cpu_ms"], summary
 
 
 def test_a_finished_table_evicted_leaves_no_cyclic_garbage(tmp_path: Path) -> None:
