@@ -101,10 +101,10 @@ _BOT_NAME = re.compile(r"^Bot (\d+) \((greedy|random|easy|medium|hard)\)$")
 
 
 def display_name(name: str | None, lang: str) -> str:
-    """The name a player reads for a stored player name: a computer's "Bot 2 (greedy)" as the
-    home page names it, "Computer 2 · easy" («لاعب الحاسوب 2 · سهل»), the level in the players'
-    words (random and greedy, the non-searching strategies, read as easy: the same rule as
-    ``Dineri.displayName`` in static/js/common.js); any other name as it is (``""`` for none)."""
+    """The name a player reads for a stored player name in a list of players (a profile's match
+    history): a computer's "Bot 2 (greedy)" as "Computer 2 · easy" («الحاسوب 2 · سهل»), the level
+    in the players' words (random and greedy, the non-searching strategies, read as easy: the same
+    rule as ``Dineri.fullName`` in static/js/common.js); any other name as it is (``""`` for none)."""
     m = _BOT_NAME.match(name or "")
     if not m:
         return name or ""

@@ -116,7 +116,7 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         names = page.locator("table.players td.name").all_inner_texts()
         # Named as the players' pages name them, the level in their words (greedy reads as easy);
         # the strategy id in its own column (Arabic phone trial: «لاعب آلي 2 (طمّاع)»).
-        bot = {"fr": "Ordinateur {n} · facile", "ar": "لاعب الحاسوب {n} · سهل"}[lang]
+        bot = {"fr": "Ordinateur {n} · facile", "ar": "الحاسوب {n} · سهل"}[lang]
         assert names == [bot.format(n=1), bot.format(n=2)]
         # The strategy column names the level in the page's words too (fresh Arabic trial:
         # "greedy"), the strategy's id kept in data-strategy.

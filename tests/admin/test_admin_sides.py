@@ -91,7 +91,7 @@ def test_the_step_viewer_names_players_in_a_1v1() -> None:
 
 
 @pytest.mark.parametrize(("lang", "shown"), [("en", "Computer 2 · easy"), ("fr", "Ordinateur 2 · facile"),
-                                             ("ar", "لاعب الحاسوب 2 · سهل")])
+                                             ("ar", "الحاسوب 2 · سهل")])
 def test_computers_are_named_by_level_with_the_strategy_aside(lang: str, shown: str) -> None:
     html, _ = detail(lang, "full-match-2seats-t11-bo1", ["Sami", "Bot 2 (greedy)"])
     assert f'<td class="name">{shown}</td>' in html

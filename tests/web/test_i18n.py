@@ -237,11 +237,13 @@ def test_arabic_card_words_match_the_rules() -> None:
 
 
 def test_computer_players_are_named_as_the_home_page_names_them() -> None:
-    """A computer player is "Computer 2 · easy" («لاعب الحاسوب 2 · سهل»): the home page's name and
-    its levels, never a strategy's id (the Arabic phone trial read «لاعب آلي 2 (طمّاع)»)."""
-    for lang, computer, easy in (("fr", "Ordinateur", "facile"), ("ar", "لاعب الحاسوب", "سهل")):
+    """A computer player is "Computer 2" («الحاسوب 2»), in a list of seats "Computer 2 · easy":
+    the home page's name and its levels, never a strategy's id (the Arabic phone trial read
+    «لاعب آلي 2 (طمّاع)»)."""
+    for lang, computer, easy in (("fr", "Ordinateur", "facile"), ("ar", "الحاسوب", "سهل")):
         words = {m.id: m.string for m in _po(lang) if m.id}
         assert words["Computer {n} · {level}"] == f"{computer} {{n}} · {{level}}" and words["easy"] == easy
+        assert words["Computer {n}"] == f"{computer} {{n}}"
         assert "greedy" not in words and "آلي" not in words["Seat a computer player"]
 
 
@@ -356,7 +358,7 @@ def test_admin_catalogue_is_complete_and_compiled(lang: str) -> None:
 @pytest.mark.parametrize(("lang", "greedy", "hard"), [
     ("en", "Computer 2 · easy", "Computer 3 · hard"),
     ("fr", "Ordinateur 2 · facile", "Ordinateur 3 · difficile"),
-    ("ar", "لاعب الحاسوب 2 · سهل", "لاعب الحاسوب 3 · صعب"),
+    ("ar", "الحاسوب 2 · سهل", "الحاسوب 3 · صعب"),
 ])
 def test_server_pages_name_computers_as_the_scripts_do(lang: str, greedy: str, hard: str) -> None:
     """Server-rendered pages (a profile's match history) name a computer as Dineri.displayName

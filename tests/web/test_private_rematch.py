@@ -63,9 +63,11 @@ def test_private_table_on_phones(browser: Any, server: str, console: Any) -> Non
     host.wait_for_function("!document.getElementById('start-match').disabled")
     assert host.locator("#setup-h").inner_text() == "Commencer le match"
     # A computer player's name is worded in the page's language (the server's name is English).
-    # ... as the home page names it, with the level in the players' words (greedy reads as easy).
-    assert guest.evaluate("Dineri.displayName('Bot 2 (greedy)')") == "لاعب الحاسوب 2 · سهل"
-    assert guest.evaluate("Dineri.displayName('Bot 3 (hard)')") == "لاعب الحاسوب 3 · صعب"
+    # ... without its level in running text; with it, in the players' words (greedy reads as easy),
+    # in a list of seats.
+    assert guest.evaluate("Dineri.displayName('Bot 2 (greedy)')") == "الحاسوب 2"
+    assert guest.evaluate("Dineri.fullName('Bot 2 (greedy)')") == "الحاسوب 2 · سهل"
+    assert guest.evaluate("Dineri.fullName('Bot 3 (hard)')") == "الحاسوب 3 · صعب"
     assert guest.evaluate("Dineri.displayName('Bot 2 (greedy) x')") == "Bot 2 (greedy) x"
 
     # The visually hidden heading takes no room: the status line starts where main's content does.

@@ -31,7 +31,7 @@ def test_spectator_reads_game_and_match_results(browser: Any, server: str, conso
     page.wait_for_function("document.body.dataset.phase === 'over'", timeout=240000)
     page.wait_for_function("window.allLines.some((t) => t.endsWith(' wins the match.'))")
     seats = host.request.get(f"/api/tables/{table['id']}").json()["seats"]
-    # As the page names them (a computer: "Computer 1 · easy", Dineri.displayName).
+    # As the page names them in running text (a computer: "Computer 1", Dineri.displayName).
     names = [page.evaluate("(n) => Dineri.displayName(n)", s["player"]) for s in seats]
     log = "\n".join(page.evaluate("window.allLines"))
     first_game = next(line for line in log.splitlines() if " game 1, " in line)

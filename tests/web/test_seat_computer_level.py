@@ -1,7 +1,7 @@
 """The host picks a computer's level when seating it at a table (Arabic phone trial,
 17_2v2_lobby_bots.png: «أجلس لاعبًا آليًا» seated «لاعب آلي 2 (طمّاع)», a strategy the home page
 never offers): a select beside each seat's button, in the home page's words, medium by default;
-the seat then reads «لاعب الحاسوب 2 · صعب», the level the host chose."""
+the seat then reads «الحاسوب 2 · صعب», the level the host chose."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_the_host_chooses_the_computers_level(browser: Any, server: str, console
         page.click('#setup-seats button[data-bot-seat="1"]')
         page.wait_for_function("!document.getElementById('start-match').disabled")
         seat = page.locator("#setup-seats li").nth(1).inner_text()
-        assert "لاعب الحاسوب 2 · صعب" in seat, seat
+        assert "الحاسوب 2 · صعب" in seat, seat
         words = page.locator("body").inner_text()
         assert "آلي" not in words and "طمّاع" not in words
         # The server seated the level chosen (its stored name carries it).

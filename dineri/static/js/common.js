@@ -130,13 +130,24 @@
   function rankShort(r) { return RANK_SHORT[r] || r; }
 
   // Computer players get English names from the server ("Bot 2 (greedy)", dineri/bot/inprocess.py);
-  // the page names them as the home page does ("Computer 2 · easy", «لاعب الحاسوب 2 · سهل»), with
-  // the level in the players' words, never the strategy's id (Arabic phone trial: «لاعب آلي 2
-  // (طمّاع)»). The first bots' strategies read as the level nearest them: random and greedy are
-  // the non-searching players, as easy is (greedy with mistakes). Any other name is shown as it is.
+  // the page names them "Computer 2" («الحاسوب 2», "Ordinateur 2") in running text (the status
+  // line, the log, a summary), and adds the level in the players' words only where a seat is listed
+  // or drawn ("Computer 2 · easy", fullName, seatName): the fresh trial read «دور لاعب الحاسوب 2 ·
+  // متوسط في اللعب.», the level mid-sentence, and three different names for one seat. Never the
+  // strategy's id (Arabic phone trial: «لاعب آلي 2 (طمّاع)»). The first bots' strategies read as the
+  // level nearest them: random and greedy are the non-searching players, as easy is (greedy with
+  // mistakes). Any other name is shown as it is.
   var BOT_NAME = /^Bot (\d+) \((greedy|random|easy|medium|hard)\)$/;
   var LEVEL_NAMES = { greedy: _("easy"), random: _("easy"), easy: _("easy"), medium: _("medium"), hard: _("hard") };
+  /** The name of a player in running text: a computer's "Computer 2", without its level. */
   function displayName(name) {
+    var m = BOT_NAME.exec(name || "");
+    if (!m) { return name; }
+    return fmt(_("Computer {n}"), { n: m[1] });
+  }
+  /** The name of a seat in a list of seats (the setup's seats, the lobby): a computer's
+   * "Computer 2 · easy", with its level; a person's name as it is. */
+  function fullName(name) {
     var m = BOT_NAME.exec(name || "");
     if (!m) { return name; }
     return fmt(_("Computer {n} · {level}"), { n: m[1], level: LEVEL_NAMES[m[2]] });
@@ -146,13 +157,12 @@
 
   /** A seat's name in two parts, for a narrow seat box: a computer's "Computer 4" and its level
    * ("medium") apart, so the level can take a small line of its own (the fresh Arabic phone
-   * trial: «لاعب الحاسوب 4 · متوسط» ran to three lines in a 2v2 seat at 360 px). Arabic's seat
-   * line is the short «الحاسوب 4»: «لاعب الحاسوب 4» alone is wider than a quarter of a phone (the
-   * seat's title keeps the whole name). A person's name whole, with no level. */
+   * trial: «لاعب الحاسوب 4 · متوسط» ran to three lines in a 2v2 seat at 360 px). A person's name
+   * whole, with no level. */
   function nameParts(name) {
     var m = BOT_NAME.exec(name || "");
     if (!m) { return { name: name || "", level: null }; }
-    return { name: fmt(_("Computer {n}"), { n: m[1] }), level: LEVEL_NAMES[m[2]] };
+    return { name: displayName(name), level: LEVEL_NAMES[m[2]] };
   }
 
   /** The <strong class="seat-name"> of a seat box: the name (clamped to two lines by the
@@ -163,7 +173,7 @@
     if (!parts.level) {
       return el("strong", { class: "seat-name", title: parts.name }, [el("span", { class: "seat-who", text: parts.name })]);
     }
-    return el("strong", { class: "seat-name computer", title: displayName(full) }, [
+    return el("strong", { class: "seat-name computer", title: fullName(full) }, [
       el("span", { class: "seat-who", text: parts.name }),
       el("span", { class: "sr-only", text: " · " }),
       el("span", { class: "seat-level", text: parts.level })
@@ -364,7 +374,7 @@
 
   window.Dineri = {
     whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
-    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, rankShort: rankShort, displayName: displayName, isComputerName: isComputerName, nameParts: nameParts, seatName: seatName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
+    _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, rankShort: rankShort, displayName: displayName, fullName: fullName, isComputerName: isComputerName, nameParts: nameParts, seatName: seatName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, fill: fill, api: api, RANKS: RANKS, SUITS: SUITS, games: games
   };

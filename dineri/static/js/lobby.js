@@ -148,7 +148,7 @@
     list.textContent = "";
     tables.forEach(function (t) {
       var players = t.seats.filter(function (s) { return !!s.player; });
-      var names = D.joinList(players.map(function (s) { return D.displayName(s.player); })) || _("nobody yet");
+      var names = D.joinList(players.map(function (s) { return D.fullName(s.player); })) || _("nobody yet");
       list.appendChild(el("li", { class: "lobby-table", "data-table": t.id }, [
         el("div", null, [el("strong", { text: optionsText(t) })]),
         el("div", { class: "hint", text: fmt(_("Seated ({k} of {n}): {names}"), { k: players.length, n: t.seats.length, names: names }) }),

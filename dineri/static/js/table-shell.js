@@ -143,7 +143,7 @@
     list.textContent = "";
     t.seats.forEach(function (s) {
       var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + (partners() ? " · " + fmt(_("side {n}"), { n: s.side + 1 }) : "") +
-        " — " + (s.player ? D.displayName(s.player) : _("free"));
+        " — " + (s.player ? D.fullName(s.player) : _("free"));
       var item = el("li", { class: "setup-seat" }, [el("span", { text: label })]);
       if (!s.player && S.me && mine === null) {
         item.appendChild(el("button", { type: "button", "data-seat": s.seat, text: _("Sit here"),

@@ -15,7 +15,7 @@
 
   function item(t) {
     var names = t.players.map(function (p) {
-      var name = D.displayName(p.name);
+      var name = D.fullName(p.name);  // a list of seats: with a computer's level
       return p.rating ? name + " (" + A.ratingText(p) + ")" : name;
     });
     var score = Array.isArray(t.scores) ? t.scores.join(" – ") : "";
