@@ -89,7 +89,7 @@
     bad_code: _("The invitation code is not valid."),
     testing_only: _("That option is only for test servers."),
     not_available: _("That is not available on this server."),
-    removed: _("The host of the rematch removed you from its table."),
+    removed: _("The host removed you from this table."),
     too_many_tables: _("You already host three open tables: start or leave one first."),
     unauthenticated: _("Choose a display name on the home page first."),
     http_401: _("Choose a display name on the home page first."),

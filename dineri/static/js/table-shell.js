@@ -98,9 +98,11 @@
   }
 
   function setTable(t) {
+    var had = S.table && S.table.status === "open" ? mySeatIn(S.table) : null;
     S.table = t;
     // The seat list says where we sit (a host may have removed us); the welcome confirms it.
     if (S.me) { S.seat = mySeatIn(t); }
+    if (had !== null && S.seat === null && t.status === "open" && !leaving) { showRemoved(); }
     if (t.status === "open") { renderSetup(); }
     $("setup").hidden = t.status !== "open";
     $("board").hidden = t.status === "open";
@@ -145,7 +147,7 @@
       var label = fmt(_("Seat {n}"), { n: s.seat + 1 }) + (partners() ? " · " + fmt(_("side {n}"), { n: s.side + 1 }) : "") +
         " — " + (s.player ? D.fullName(s.player) : _("free"));
       var item = el("li", { class: "setup-seat" }, [el("span", { text: label })]);
-      if (!s.player && S.me && mine === null) {
+      if (!s.player && S.me && mine === null && !removed) {
         item.appendChild(el("button", { type: "button", "data-seat": s.seat, text: _("Sit here"),
           onclick: function () { takeSeat(s.seat); } }));
       }
@@ -181,7 +183,21 @@
   function takeSeat(seat) {
     var body = { seat: seat };
     if (inviteCode) { body.code = inviteCode; }
-    D.api("POST", tablePath() + "/seats", body).then(setTable).catch(fail);
+    D.api("POST", tablePath() + "/seats", body).then(setTable).catch(function (e) {
+      if (e.code === "removed") { showRemoved(); } else { fail(e); }
+    });
+  }
+  // Our seat went while the table was open and we did not leave it: the host removed us, and the
+  // server refuses us a seat there from now on (403 removed, docs/protocol.md). The fresh trial's
+  // removed player saw the seat free again with "Sit here" and no word why: a notice says it, and
+  // the page offers no seat any more (a reloaded page learns it from the seat request's answer).
+  var leaving = false, removed = false;
+  function showRemoved() {
+    removed = true;
+    $("notice").textContent = explain("removed");
+    $("notice").hidden = false;
+    $("setup-error").textContent = "";
+    if (S.table && S.table.status === "open") { renderSetup(); }
   }
   var botLevels = {};  // seat -> the level the host picked beside its button
   function seatBot(seat, level) {
@@ -191,7 +207,9 @@
     D.api("DELETE", tablePath() + "/seats/" + seat).then(setTable).catch(fail);
   }
   $("leave-seat").addEventListener("click", function () {
-    D.api("DELETE", tablePath() + "/seats/me").then(setTable).catch(fail);
+    leaving = true;  // our seat going now is our own doing, not the host's
+    D.api("DELETE", tablePath() + "/seats/me").then(function (t) { setTable(t); leaving = false; })
+      .catch(function (e) { leaving = false; fail(e); });
   });
   $("start-match").addEventListener("click", function () {
     D.api("POST", tablePath() + "/start", {}).then(function (t) { if (t && t.id) { setTable(t); } }).catch(fail);
@@ -235,7 +253,11 @@
       // taking one opens a new socket.
       closed: function (code) {
         S.net = null;
-        if (code === 4403) { S.seat = null; loadTable().catch(fail); }
+        if (code === 4403) {
+          if (seated() && !leaving) { showRemoved(); }
+          S.seat = null;
+          loadTable().catch(function (e) { if (!removed) { fail(e); } });
+        }
       }
     });
   }
@@ -452,7 +474,10 @@
       if (!nt || typeof nt.id !== "string" || !nt.id) { fail({ code: "internal" }); return; }
       var code = typeof nt.code === "string" ? nt.code : "";
       location.href = "/t/" + encodeURIComponent(nt.id) + (code ? "?code=" + encodeURIComponent(code) : "");
-    }).catch(fail);
+    }).catch(function (e) {
+      // Refused by the rematch table (its host removed us there), not by this one.
+      if (e.code === "removed") { say(_("The host of the rematch removed you from its table.")); } else { fail(e); }
+    });
   }
   $("rematch-btn").addEventListener("click", rematch);
   $("rematch-board").addEventListener("click", rematch);
