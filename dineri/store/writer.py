@@ -26,7 +26,9 @@ the lock is taken (a thread's write in progress), or anything fails, the transac
 back and the group goes to the thread as any other write (nothing of it committed); the thread
 runs a passive checkpoint every :data:`CHECKPOINT_EVERY` loop commits, so the WAL stays bounded.
 With ``synchronous=FULL`` (an fsync per commit) or PostgreSQL (a network round trip) every write
-goes to the thread.
+goes to the thread. On PostgreSQL the thread runs a group of plain actions only through the same
+raw statements on a connection of its own (:class:`_Raw`: no Session, no pool checkout); when
+anything fails before its COMMIT, the group is rolled back and run as any other.
 
 Timeouts (issue 7, item 3): every write has a deadline (``timeout`` seconds after it was
 queued); the caller waits at most that long and then gets :class:`Unavailable`. The database's
@@ -127,9 +129,11 @@ class Writer:
         self.commits = 0  # transactions committed (groups), for benchmarks and tests
         self.writes = 0  # writes committed
         self.loop_commits = 0  # of those, committed on the event loop (_Inline)
+        self.raw_commits = 0  # of those, committed by the thread on its raw connection (_Raw)
         # Plain actions waiting for the loop's next turn (committed there: _flush).
         self._pending: list[_Write[Any]] = []
         self._inline = _Inline(sm) if on_loop and _Inline.may(sm) else None
+        self._raw = _Raw(sm) if _Raw.may(sm) else None
         self._since_checkpoint = 0
 
     def start(self) -> None:
@@ -151,6 +155,8 @@ class Writer:
             self._thread = None
         if self._inline is not None:
             self._inline.close()
+        if self._raw is not None:
+            self._raw.close()
 
     def stalled(self) -> bool:
         """True when a write has been in progress for longer than the timeout (``/readyz``)."""
@@ -299,6 +305,25 @@ class Writer:
             return
         self._busy_since = time.monotonic()
         try:
+            raw = self._raw
+            if raw is not None and _plain(live):
+                try:
+                    done = raw.commit([w.fn for w in live], lambda: not any(self._expired(w) for w in live))
+                except _CommitFailed:  # outcome unknown: refused, as a failed commit below
+                    for w in live:
+                        self._fail(w, Unavailable("the database refused the commit"))
+                    return
+                if done is not None:
+                    self.commits += 1
+                    self.raw_commits += 1
+                    self.writes += len(live)
+                    _resolve_all(live, done)
+                    return
+                # Rolled back, nothing of it committed: today's path (a Session, each alone if
+                # one write fails) answers the writes still live.
+                live = [w for w in live if not self._expired(w)]
+                if not live:
+                    return
             values: list[Any] = []
             failed = False  # a write raised (else: the commit itself failed)
             try:
@@ -498,6 +523,108 @@ class _Inline:
         if fairy is not None:
             with contextlib.suppress(Exception):
                 fairy.close()
+
+
+def _plain(writes: list[_Write[Any]]) -> bool:
+    """Whether ``writes`` are all of one class with a ``run_raw`` (plain actions)."""
+    cls = type(writes[0].fn)
+    return hasattr(cls, "run_raw") and all(type(w.fn) is cls for w in writes)
+
+
+class _CommitFailed(Exception):
+    """The COMMIT itself failed on :class:`_Raw`'s connection: the group's outcome is unknown."""
+
+
+class _Raw:
+    """The writer thread's own PostgreSQL connection for groups of plain actions (``run_raw``,
+    issue 8): the group's statements run as executemany on the raw psycopg connection, in one
+    transaction, without a SQLAlchemy Session and without a pool checkout (whose
+    ``pool_pre_ping`` costs a ``SELECT 1`` round trip per transaction). The same statements and
+    the same fence: ``run_raw`` runs what ``run_many`` runs (the lease and numbering claim, whose
+    row count refuses a write that lost its lease or numbers; the unique keys of events and
+    actions, so the same action is stored once). Opened on first use from the engine (its
+    connect arguments: ``statement_timeout``), then kept, detached from the pool (the thread
+    is its only user). Whatever fails before the COMMIT is rolled back and the connection, if
+    broken, dropped: the writer then runs the group as before (nothing of it was committed, so
+    running it again cannot apply anything twice). A failed COMMIT is :class:`_CommitFailed`."""
+
+    RETRY_OPEN = 1.0  # seconds between tries to open the connection after it failed
+
+    def __init__(self, sm: sessionmaker[Session]) -> None:
+        self.engine = sm.kw["bind"]
+        self.dialect = self.engine.dialect
+        self._fairy: Any = None  # the pool's wrapper, detached
+        self._conn: Any = None  # the psycopg connection
+        self._open_after = 0.0
+
+    @staticmethod
+    def may(sm: sessionmaker[Session]) -> bool:
+        """Whether ``sm``'s engine is PostgreSQL through psycopg 3."""
+        engine = sm.kw.get("bind")
+        dialect = getattr(engine, "dialect", None)
+        return dialect is not None and dialect.name == "postgresql" and dialect.driver == "psycopg"
+
+    def _open(self) -> bool:
+        if self._conn is not None:
+            return True
+        if time.monotonic() < self._open_after:
+            return False
+        try:
+            fairy = self.engine.raw_connection()
+            conn = fairy.driver_connection
+            fairy.detach()  # ours alone from now on
+            if conn.info.transaction_status != 0:  # not idle: should not happen (pool reset)
+                conn.rollback()
+            conn.autocommit = False  # the first statement begins the transaction
+        except Exception as e:
+            log.warning("no raw group commits for now", extra={"error": repr(e)})
+            self._open_after = time.monotonic() + self.RETRY_OPEN
+            return False
+        self._fairy, self._conn = fairy, conn
+        return True
+
+    def commit(self, writes: list[Any], still: Callable[[], bool]) -> list[Any] | None:
+        """Run ``writes`` (all of one ``run_raw`` class) in one transaction and, if ``still()``
+        (no caller gave up), commit; their values, or ``None`` when nothing was committed
+        (rolled back). Raises :class:`_CommitFailed` when the COMMIT failed (outcome unknown)."""
+        if not self._open():
+            return None
+        conn = self._conn
+        try:
+            with conn.cursor() as cur:
+                values = type(writes[0]).run_raw(cur, self.dialect, writes)
+            if not still():
+                conn.rollback()
+                return None
+        except Exception as e:
+            try:
+                conn.rollback()
+            except Exception:
+                self._drop(e)
+                return None
+            if conn.broken:
+                self._drop(e)
+            return None
+        try:
+            conn.commit()
+        except Exception as e:
+            log.exception("group commit failed", extra={"writes": len(writes)})
+            self._drop(e)
+            raise _CommitFailed from e
+        return list(values)
+
+    def _drop(self, error: BaseException) -> None:
+        log.warning("the writer's raw connection failed; a fresh one later",
+                    extra={"error": repr(error)})
+        self.close()
+        self._open_after = time.monotonic() + self.RETRY_OPEN
+
+    def close(self) -> None:
+        """Close the connection (it is opened again at the next group)."""
+        fairy, self._fairy, self._conn = self._fairy, None, None
+        if fairy is not None:
+            with contextlib.suppress(Exception):
+                fairy.close()  # detached: closes the psycopg connection
 
 
 def _time_out(fut: asyncio.Future[Any]) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import event, select, text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 from websockets.exceptions import ConnectionClosed
 
@@ -369,7 +369,8 @@ def _append(table: tuple[str, int], known: int, holder: tuple[str, int] | None =
 
 @pytest.mark.parametrize("db", ["sqlite", "postgres"])
 def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db: str,
-                                                              request: pytest.FixtureRequest) -> None:
+                                                              request: pytest.FixtureRequest,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 8 items 1–2: a group of plain actions (repo.Append) runs each statement once for
     the whole group (executemany), in order, with the fencing check; a table written twice in
     one group gets its numbers in order; the second write of a beaten table is refused alone."""
@@ -383,10 +384,12 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
     assert fences == [1, 1, 1, 1]
     fence, a = 1, ("node-a", 1)
     statements: list[tuple[str, bool]] = []
+    params = repo._Driver.params  # every executemany of a group, through a Session or raw
 
-    @event.listens_for(engine, "before_cursor_execute")
-    def seen(_conn: Any, _cur: Any, statement: str, _params: Any, _ctx: Any, many: bool) -> None:
-        statements.append((" ".join(statement.split()[:3]).upper(), many))
+    def seen(d: Any, rows: list[dict[str, Any]]) -> Any:
+        statements.append((" ".join(d.sql.split()[:3]).upper(), True))
+        return params(d, rows)
+    monkeypatch.setattr(repo._Driver, "params", seen)
 
     writer = Writer(sm, timeout=10, on_loop=False)  # the thread's groups (the loop's: below)
 
@@ -407,6 +410,8 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
     inserts = [st for st, _ in statements if st.startswith("INSERT INTO EVENTS")]
     # Two chunks (table 0 twice): 2 UPDATEs, not 5.
     assert len(updates) == 2 and len(inserts) == 2, statements
+    # PostgreSQL: the group ran on the thread's raw connection (no Session), in one commit.
+    assert writer.raw_commits == (1 if db == "postgres" else 0)
     with sm() as s:
         assert repo.events_after(s, tables[0][0], 0) == [(1, {"type": "kept", "n": 0}),
                                                           (2, {"type": "kept", "n": 1})]
@@ -425,6 +430,46 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
         assert [q for q, _ in repo.events_after(s, tables[1][0], 0)] == [1, 2]
         assert [q for q, _ in repo.events_after(s, tables[2][0], 0)] == [1]
         assert [q for q, _ in repo.events_after(s, tables[3][0], 0)] == [1]
+    engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_raw_connection_killed_between_groups_loses_and_doubles_nothing(pg_url: str) -> None:
+    """Issue 8 on PostgreSQL: the writer thread commits groups of plain actions on a raw
+    connection of its own. Killed by the server between two groups (a restart, an idle
+    timeout), the next group fails before its COMMIT: rolled back, it is run through a Session
+    (a fresh pooled connection) and every write stored exactly once; the one after that opens a
+    fresh raw connection. Lost leases stay refused on either path."""
+    migrate(pg_url)
+    engine = make_engine(pg_url)
+    sm = sessions(engine)
+    tables = _leased(sm, 3)
+    writer = Writer(sm, timeout=10)
+    a = ("node-a", 1)
+
+    async def group(known: list[int], holders: list[tuple[str, int]]) -> list[Any]:
+        return await asyncio.gather(*(writer.run(_append(t, k, h))
+                                      for t, k, h in zip(tables, known, holders, strict=True)),
+                                    return_exceptions=True)
+    assert asyncio.run(group([0, 0, 0], [a, a, a])) == [[1], [1], [1]]
+    assert writer.raw_commits == 1
+    raw = writer._raw
+    assert raw is not None and raw._conn is not None
+    pid = raw._conn.info.backend_pid
+    with engine.begin() as c:
+        assert c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar() is True
+    time.sleep(0.2)
+    out = asyncio.run(group([1, 1, 1], [a, ("node-b", 1), a]))
+    assert out[0] == [2] and out[2] == [2] and isinstance(out[1], repo.Conflict), out
+    assert writer.raw_commits == 1 and raw._conn is None  # that group went through a Session
+    raw._open_after = 0.0  # no waiting out RETRY_OPEN
+    assert asyncio.run(group([2, 1, 2], [a, a, a])) == [[3], [2], [3]]
+    assert writer.raw_commits == 2 and raw._conn is not None and raw._conn.info.backend_pid != pid
+    writer.stop()
+    with sm() as s:
+        assert [q for q, _ in repo.events_after(s, tables[0][0], 0)] == [1, 2, 3]
+        assert [q for q, _ in repo.events_after(s, tables[1][0], 0)] == [1, 2]
+        assert repo.action_count(s, tables[0][1]) == 3
     engine.dispose()
 
 
