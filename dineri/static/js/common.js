@@ -354,10 +354,11 @@
     });
   }
 
-  // A link to the rules opens their panel (a closed <details> would hide them).
+  // A link to the rules opens their panel (a closed <details> would hide them): the one its
+  // address names (the home page has one per game).
   document.addEventListener("click", function (e) {
     var link = e.target && e.target.closest && e.target.closest("a.rules-link");
-    var panel = document.getElementById("rules");
+    var panel = link && document.getElementById(decodeURIComponent(link.hash.slice(1)) || "rules");
     if (link && panel) { panel.open = true; }
   });
 
