@@ -185,19 +185,30 @@
     $("next").focus();
   }
 
+  // A file refused after another was opened: the previous match goes, so that the error is not
+  // read as being about the replay still under it (fresh trial: the old replay stayed on screen).
+  function clear() {
+    R.data = null; R.views = []; R.at = 0;
+    $("viewer").hidden = true;
+    $("open").classList.remove("loaded");
+    ["game-board", "step-log", "scorebar", "opponents", "me"].forEach(function (id) { $(id).textContent = ""; });
+    delete document.body.dataset.step; delete document.body.dataset.game;
+  }
+  function refuse(message) { clear(); showError(message); }
+
   function open(text) {
     showError("");
-    return post(text).then(start).catch(function (e) { showError(explain(e)); });
+    return post(text).then(start).catch(function (e) { refuse(explain(e)); });
   }
 
   $("record-file").addEventListener("change", function () {
     var file = this.files && this.files[0];
     if (!file) { return; }
     $("record-name").textContent = file.name;
-    if (file.size > 512 * 1024) { showError(explain({ code: "too_large" })); return; }
+    if (file.size > 512 * 1024) { refuse(explain({ code: "too_large" })); return; }
     var reader = new FileReader();
     reader.onload = function () { open(String(reader.result)); };
-    reader.onerror = function () { showError(explain({ code: "malformed" })); };
+    reader.onerror = function () { refuse(explain({ code: "malformed" })); };
     reader.readAsText(file);
   });
 
