@@ -367,3 +367,39 @@ def test_a_database_that_freezes_mid_migration_ends_the_process(pg_url: str) -> 
     assert code not in (None, 0), (code, out[-3000:])
     assert "database unavailable at start-up" in out and "stopped answering" in out, out[-3000:]
     assert took < 30, took
+
+
+@pytest.mark.postgres
+def test_pooled_connections_are_pinged_only_after_sitting_idle(pg_url: str) -> None:
+    """Issue 8 (no ``pool_pre_ping``): a checkout pings only a connection unused for over
+    ``ping_idle`` seconds, and replaces it when the server killed it meanwhile; one used a
+    moment ago is not pinged: if it died, its statement fails with a clear ``unavailable``
+    error (never run again: a write of it is not applied, let alone twice) and the next
+    checkout gets a fresh connection."""
+    from dineri.store.db import unavailable
+
+    engine = make_engine(pg_url, ping_idle=0.5)
+    killer = make_engine(pg_url)
+    def pid() -> int:
+        with engine.connect() as c:
+            return int(c.execute(text("SELECT pg_backend_pid()")).scalar_one())
+
+    def kill(p: int) -> None:
+        with killer.begin() as c:
+            assert c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": p}).scalar() is True
+        time.sleep(0.2)
+    first = pid()
+    assert pid() == first  # the same pooled connection
+    kill(first)
+    time.sleep(0.6)  # idle past ping_idle: the checkout's ping finds it dead and replaces it
+    second = pid()
+    assert second != first
+    kill(second)  # used a moment ago: not pinged, the statement meets the dead connection
+    with pytest.raises(Exception) as refused, engine.begin() as c:
+        c.execute(text("CREATE TABLE never_made (x int)"))
+    assert unavailable(refused.value), refused.value
+    assert pid() not in (first, second)  # the pool replaced it
+    with engine.connect() as c:
+        assert c.execute(text("SELECT to_regclass('never_made')")).scalar() is None
+    engine.dispose()
+    killer.dispose()
