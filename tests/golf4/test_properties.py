@@ -16,6 +16,7 @@ choice of a random legal player, so a failing example replays exactly. At every 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -124,6 +125,13 @@ def _pick(rng: random.Random, options: list[Action]) -> Action:
     return rng.choice(rest)
 
 
+def _as_recorded(state: MatchState) -> MatchState:
+    """``state`` with only the decks it used: a deck known up front but never used (the match
+    forfeited first) is not in the record (``decks``: every shuffle that happened,
+    match-record-golf4.md), so not in its replay."""
+    return dataclasses.replace(state, decks=state.decks[: state.decks_used])
+
+
 def playout(seats: int, rounds: int, seed: int, *, exact: bool = True) -> tuple[MatchState, MatchRecord]:
     """Play a random legal match; check every invariant on the way; return the end and its record."""
     rng = random.Random(seed)
@@ -180,12 +188,12 @@ def playout(seats: int, rounds: int, seed: int, *, exact: bool = True) -> tuple[
 def test_random_legal_play_conserves_cards_and_scores_and_replays(seats: int, rounds: int, seed: int) -> None:
     state, rec = playout(seats, rounds, seed, exact=seats <= 4)
     out = replay(load_record(json.loads(rec.dumps())))
-    assert out.error is None and out.state == state
+    assert out.error is None and out.state == _as_recorded(state)
     assert summary(replay(rec).state) == summary(state)
     items = list(steps(rec))
     assert all(isinstance(s, Step) for s in items[:-1]) and len(items) == len(rec.actions) + 1
     last = items[-2]
-    assert isinstance(last, Step) and last.state == state
+    assert isinstance(last, Step) and last.state == _as_recorded(state)
     assert len(state.rounds) == rounds or state.forfeited
 
 
@@ -193,4 +201,4 @@ def test_random_legal_play_conserves_cards_and_scores_and_replays(seats: int, ro
 @given(seats=st.integers(5, 8), seed=st.integers(0, 2**32))
 def test_legal_actions_are_exact_with_many_seats(seats: int, seed: int) -> None:
     state, rec = playout(seats, 9, seed, exact=True)
-    assert replay(rec).state == state
+    assert replay(rec).state == _as_recorded(state)
