@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,38 @@ def test_ack_ids_survive_a_restart(tmp_path: Path) -> None:
         srv.start()
         again = asyncio.run(cut())
         assert again == first  # applied once: same ack, no second cut (which would be wrong_phase)
+    finally:
+        srv.stop()
+        api.http.close()
+
+
+def test_the_match_ending_action_s_ack_is_the_same_after_a_restart(tmp_path: Path) -> None:
+    """The ack of an action after which more events follow in the same judgement (the match's
+    end: ``match_over`` then the ``reveal``, R7) is stored with the live ack's number, so a resend
+    after a restart gets the same ``seq`` (docs/protocol.md; an adversarial pass found the stored
+    one a lower number, the ``match_over``)."""
+    srv = Server(f"sqlite:///{tmp_path / 'f.db'}").start()
+    api = Api(srv)
+    try:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+
+        async def forfeit() -> dict:
+            c = await Client(srv, table["id"], players[0]["token"]).connect()
+            ack = await c.act({"type": "forfeit"}, cid="give-up-1")
+            await c.close()
+            return ack
+        first = asyncio.run(forfeit())
+        assert first["type"] == "ack"
+        with sqlite3.connect(tmp_path / "f.db") as db:
+            last = db.execute("SELECT max(seq) FROM events WHERE table_id = ?", (table["id"],)).fetchone()[0]
+            kinds = [k for (k,) in db.execute(
+                "SELECT json_extract(event, '$.type') FROM events WHERE table_id = ?"
+                " ORDER BY seq DESC LIMIT 2",
+                (table["id"],))]
+        assert kinds == ["reveal", "match_over"] and first["seq"] == last
+        srv.kill()
+        srv.start()
+        assert asyncio.run(forfeit()) == first
     finally:
         srv.stop()
         api.http.close()
