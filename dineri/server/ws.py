@@ -632,7 +632,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     try:  # the handshake's reads, bounded as an HTTP request is (issue 7 item 3)
         sess, found = await within(opening(), settings.request_deadline())
     except Exception as e:
-        if not unavailable(e):
+        # A table loaded here takes its lease, a write: the session answers Refused(unavailable).
+        if not (unavailable(e) or (isinstance(e, Refused) and e.code == "unavailable")):
             raise
         # The database failed or stalled: a clean close the client retries (never an HTTP 500).
         log.warning("socket refused: the database did not answer",

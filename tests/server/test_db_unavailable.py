@@ -403,3 +403,40 @@ def test_pooled_connections_are_pinged_only_after_sitting_idle(pg_url: str) -> N
         assert c.execute(text("SELECT to_regclass('never_made')")).scalar() is None
     engine.dispose()
     killer.dispose()
+
+
+def test_a_socket_to_a_table_in_play_while_the_database_is_locked_is_closed_1011(tmp_path: Path) -> None:
+    """Adversarial re-check: a table in play that this process has not loaded yet takes its lease
+    on the socket's handshake; with the SQLite file's write lock held elsewhere that write fails,
+    and its ``unavailable`` escaped the socket's opening (an ASGI traceback and an HTTP 500
+    handshake). Now the socket is closed 1011 (docs/protocol.md), and once the lock goes the
+    same socket opens and plays."""
+    import sqlite3
+
+    from tests.server.harness import Client, refusal
+
+    db = tmp_path / "l.db"
+    srv = Server(f"sqlite:///{db}", DINERI_DB_TIMEOUT="1").start()
+    api = Api(srv)
+    try:
+        table, players = api.full_table(["Amira", "Youssef"], first_dealer=0)
+        srv.kill()
+        srv.start()  # the table is not loaded until it is used
+        lock = sqlite3.connect(db, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")  # another writer holds the file's write lock
+        try:
+            url = f"{srv.ws_base}/ws/tables/{table['id']}?token={players[1]['token']}"
+            assert asyncio.run(refusal(url, open_timeout=30)) == 1011
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+
+        async def play() -> dict[str, Any]:
+            c = await Client(srv, table["id"], players[1]["token"]).connect()
+            ack = await c.act({"type": "cut", "at": 3})
+            await c.close()
+            return ack
+        assert asyncio.run(play())["type"] == "ack"
+    finally:
+        srv.stop()
+        api.http.close()
