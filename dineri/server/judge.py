@@ -27,8 +27,7 @@ class Step:
     the record stores it, :meth:`GameMatch.last_action`), ``auto``, ``client_id`` (the sender's
     action id; ``None`` for the server's actions) and ``events_end`` (how many of the judgement's
     public events had been made once this action and the decks it needed were in; for the
-    sender's action, all of them: its stored ack is the last event of the judgement, the same
-    number as its live ack, even when immediate actions or the ``reveal`` followed it)."""
+    last action of a match, the ``reveal`` too, so that its stored ack is its live one)."""
 
     idx: int
     seat: int
@@ -115,9 +114,8 @@ def _settle(match: GameMatch, events: list[Json], steps: list[Step],
         raise RuntimeError("the game kept asking for immediate actions")
     if match.over:
         events.append(match.reveal())
-    # A resend of the sender's id after a restart is answered from the stored ack: the same
-    # number as the live one, the judgement's last event (docs/protocol.md).
-    steps = [replace(st, events_end=len(events)) if st.client_id is not None else st for st in steps]
+        if steps:  # a resend after a restart is answered from the stored ack (docs/protocol.md)
+            steps[-1] = replace(steps[-1], events_end=len(events))
     return Judgement(match, events, steps, private, () if match.over else tuple(match.waiting_for()),
                      decks)
 
