@@ -107,6 +107,9 @@ def _new_table(page: Any, api: Api, name: str) -> tuple[dict[str, Any], list[dic
     assert table["game"] == "seven_diamonds" and table["options"] == {"seats": 4, "target": 500}
     page.goto(f"/t/{table['id']}")
     page.click('#setup-seats button[data-seat="0"]')
+    # Seated before the others sit (the final whole-suite run once waited 60 s for a start button
+    # that never came; it passed alone): a lost seat then fails here, not at the start button.
+    page.locator("#leave-seat").wait_for(state="visible")
     others = [api.player(n) for n in ("Noura", "Saad", "Reem")]
     for seat, p in enumerate(others, 1):
         assert api.sit(p, table, seat=seat).status_code == 200
