@@ -6,7 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.orm import Session, sessionmaker
 
+from dineri.store.db import make_engine, migrate, sessions
 from tests.server.harness import Api, Server
 
 
@@ -31,3 +33,13 @@ def api(server: Server) -> Iterator[Api]:
 def db_path(tmp_path: Path) -> Path:
     """A fresh SQLite file path."""
     return tmp_path / "dineri.db"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
+    """A migrated SQLite file: its URL and a session factory."""
+    url = f"sqlite:///{tmp_path / 'lobby.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    yield url, sessions(engine)
+    engine.dispose()

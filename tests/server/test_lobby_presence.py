@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -27,22 +26,11 @@ from dineri.server.lobbyhosts import HostsHere
 from dineri.server.service import TableService
 from dineri.settings import Settings
 from dineri.store import repo
-from dineri.store.db import make_engine, migrate, sessions
 from dineri.store.models import Table, utcnow
 from tests.server.harness import running
 
 pytestmark = pytest.mark.timeout(120)
 OPTIONS = {"seats": 2, "target": 11, "best_of": 1}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
-    """A migrated SQLite file: its URL and a session factory."""
-    url = f"sqlite:///{tmp_path / 'lobby.db'}"
-    migrate(url)
-    engine = make_engine(url)
-    yield url, sessions(engine)
-    engine.dispose()
 
 
 def _table(sm: sessionmaker[Session], host: str, *, age: float = 0.0,
