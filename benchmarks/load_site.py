@@ -42,6 +42,16 @@ ms per action of the site and per action of its own tables, the share of quota p
 throttled in) and that of nginx, Redis, PostgreSQL (machine-wide: other work's queries count)
 and the clients; after the tables are made, how many each process owns (their leases) and how
 many tables' channels both processes subscribe to (those bundles reach the non-owner too).
+
+Diagnosing a step (a stall of seconds, a p99 that jumps between runs): ``--timeline`` adds,
+after each step, each second's CPU of each process (cores, share of quota periods throttled),
+PostgreSQL's and the number of table channels both processes still subscribe to, and from each
+client process each second's actions done and their worst latency, so a stall shows as a
+process at its budget (throttled), one idle while waiting on something else, or the moment
+creators let go of tables; ``--logs DIR`` keeps the servers' and nginx's logs there and prints
+their warnings (and each server's gc and event-loop stall summary, logged when it stops) at the
+end. ``--rates-two`` gives the two-process run its own steps (one process saturates at about
+half the rate: finer steps around each one's limit, without running one process far past it).
 """
 
 from __future__ import annotations
@@ -290,7 +300,84 @@ class SiteProcs:
         return "#   CPU: " + "; ".join(parts)
 
 
+class Timeline:
+    """A thread sampling, every ``every`` seconds while a step runs, each Dineri process's CPU
+    and throttled quota periods and PostgreSQL's CPU (machine-wide), so a stall inside a step
+    shows as what the processes did meanwhile: at their budget (throttled), or idle (waiting on
+    something else). :meth:`line` gives the last step's samples grouped by ``bucket`` seconds."""
+
+    def __init__(self, procs: SiteProcs, table_ids: list[str], every: float = 0.1) -> None:
+        import threading
+
+        self.procs, self.every, self.table_ids = procs, every, table_ids
+        self.samples: list[tuple[float, dict[str, float], dict[str, tuple[int, int]], float]] = []
+        self.both: list[tuple[float, int]] = []  # (monotonic, channels with two subscribers)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="timeline", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+
+    def _run(self) -> None:
+        pg: list[int] = []
+        n = 0
+        while not self._stop.is_set():
+            if n % 20 == 0:
+                pg = pids_named("postgres")
+            if n % 10 == 0 and len(self.procs.running()) > 1:
+                with contextlib.suppress(Exception):
+                    self.both.append((time.monotonic(), doubly_subscribed(self.procs.site, self.table_ids)))
+            n += 1
+            running = self.procs.running()
+            cpu: dict[str, float] = {}
+            for svc, pid in running.items():
+                with contextlib.suppress(OSError):
+                    cpu[svc] = sum(_cpu(p) for p in group_pids(pid))
+            thr = ({svc: self.procs.quota.throttle(svc) for svc in running}
+                   if self.procs.quota is not None else {})
+            pgs = 0.0
+            for pid in pg:
+                with contextlib.suppress(OSError):
+                    pgs += _cpu(pid)
+            self.samples.append((time.monotonic(), cpu, thr, pgs))
+            self._stop.wait(self.every)
+
+    def line(self, since: float, bucket: float = 1.0) -> str:
+        """Per ``bucket`` seconds after ``since`` (monotonic): each process's cores and the share
+        of its quota periods throttled, PostgreSQL's cores and (``both``) how many of the tables'
+        channels both processes subscribe to."""
+        xs = [x for x in self.samples if x[0] >= since]
+        out = []
+        i = 0
+        while i < len(xs) - 1:
+            j = i + 1
+            while j < len(xs) - 1 and xs[j][0] - xs[i][0] < bucket:
+                j += 1
+            a, b = xs[i], xs[j]
+            wall = b[0] - a[0]
+            parts = []
+            for svc in b[1]:
+                if svc in a[1]:
+                    part = f"{svc[-1]} {(b[1][svc] - a[1][svc]) / wall:.2f}"
+                    if svc in a[2] and svc in b[2]:
+                        periods = b[2][svc][0] - a[2][svc][0]
+                        part += f"/{(b[2][svc][1] - a[2][svc][1]) / max(1, periods):.0%}"
+                    parts.append(part)
+            parts.append(f"pg {(b[3] - a[3]) / wall:.2f}")
+            both = [n for t, n in self.both if a[0] <= t < b[0]]
+            if both:
+                parts.append(f"both {both[-1]}")
+            out.append(f"{a[0] - since:.0f}s " + " ".join(parts))
+            i = j
+        return "#   per second (cores/throttled): " + " | ".join(out)
+
+
 _site_procs: SiteProcs | None = None
+_timeline: Timeline | None = None
 _cpu, _rss = load.cpu_seconds, load.rss_kib
 
 
@@ -300,6 +387,8 @@ def cpu_seconds(pid: int) -> float:
     after each step)."""
     if pid == SiteProcs.PID and _site_procs is not None:
         _site_procs.snapshot()
+        if _timeline is not None:
+            _step_marks.append(time.monotonic())
         return sum(_site_procs.snapshots[-1].total(svc) for svc in _site_procs.running())
     return _cpu(pid)
 
@@ -316,9 +405,12 @@ def show(r: load.Row) -> None:
     _show(r)
     if _site_procs is not None and len(_site_procs.snapshots) >= 2:
         print(_site_procs.step_line(r), flush=True)
+    if _timeline is not None and len(_step_marks) >= 2:
+        print(_timeline.line(_step_marks[-2]), flush=True)
 
 
 _show = load.show
+_step_marks: list[float] = []
 
 
 def owners(site: Site, table_ids: list[str]) -> dict[str, int]:
@@ -379,7 +471,7 @@ def run(site: Site, name: str, args: Any, rates: list[float], quota: CpuQuota | 
     bound = (f" (the busiest process serves {busiest:.0%} of the actions: two processes at one budget "
              f"carry at most {1 / busiest:.2f}× one)") if len([n for n in owned.values() if n]) > 1 else ""
     print(f"# {name}: tables owned (leases) {owned}{bound}; channels subscribed by more than one "
-          f"process: {both} of {len(ids)}", flush=True)
+          f"process: {both} of {len(ids)}; pids {_site_procs.running()}", flush=True)
     if both and args.settle > 0:  # the steady state of a long match: creators have let go
         t0 = time.monotonic()
         while both and time.monotonic() - t0 < args.settle:
@@ -387,11 +479,81 @@ def run(site: Site, name: str, args: Any, rates: list[float], quota: CpuQuota | 
             both = doubly_subscribed(site, ids)
         print(f"# {name}: after {time.monotonic() - t0:.0f} s of --settle: {both} of {len(ids)} "
               "channels subscribed by more than one process", flush=True)
-    rows = load.drive(target, rates, args.duration, args.procs)
+    global _timeline
+    _timeline = Timeline(_site_procs, ids) if args.timeline else None
+    if _timeline is not None:
+        _timeline.start()
+    try:
+        rows = load.drive(target, rates, args.duration, args.procs)
+    finally:
+        if _timeline is not None:
+            _timeline.stop()
+        _timeline = None
     print(f"# {name}: channels subscribed by more than one process after the run: "
           f"{doubly_subscribed(site, ids)} of {len(ids)}", flush=True)
     print(f"# {name}: load average after the run {os.getloadavg()[0]:.2f}", flush=True)
     return rows
+
+
+class TimedDriver(load.Driver):
+    """load.py's client side, printing after each step (``--timeline``) each second's actions
+    done and their worst latency, from this client process's tables: when a stall began."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.done_at: list[tuple[float, float]] = []  # (perf_counter when settled, latency)
+
+    def settle(self, t: load.Table) -> None:
+        sent = t.sent_at
+        pending = t.pending
+        super().settle(t)
+        if self.recording and sent is not None and pending is not None and t.pending is None:
+            now = time.perf_counter()
+            self.done_at.append((now, now - sent))
+
+    async def step(self, rate: float, duration: float, warmup: float = 1.0) -> dict[str, Any]:
+        self.done_at = []
+        t0 = time.perf_counter() + warmup
+        out = await super().step(rate, duration, warmup)
+        buckets: dict[int, list[float]] = {}
+        for at, lat in self.done_at:
+            buckets.setdefault(int(at - t0), []).append(lat)
+        parts = [f"{k}s {len(v)} {1000 * max(v):.0f}" for k, v in sorted(buckets.items())]
+        print(f"#   client {os.getpid()} per second (actions done, max ms): " + " | ".join(parts), flush=True)
+        return out
+
+
+def timed_worker(conn: Any, ws_base: str, tables: list[tuple[str, list[str]]]) -> None:
+    """load.worker with :class:`TimedDriver` (``--timeline``)."""
+    load.Driver = TimedDriver  # type: ignore[misc]
+    load.worker(conn, ws_base, tables)
+
+
+def report_logs(folder: Path, lines: int = 40) -> None:
+    """Print the servers' log lines at WARNING or above (the last ``lines`` of each, with a count
+    of each message), gc and loop-stall summaries included."""
+    import collections
+    import json
+
+    for log in sorted(folder.glob("*.log")):
+        if log.name in ("access.log",):
+            continue
+        keep, counts = [], collections.Counter[str]()
+        for raw in log.read_text(errors="replace").splitlines():
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                if raw.strip():
+                    keep.append(raw)
+                    counts[raw[:60]] += 1
+                continue
+            level = str(rec.get("level", rec.get("levelname", ""))).upper()
+            if level in ("WARNING", "ERROR", "CRITICAL") or "gc pauses" in raw:
+                keep.append(raw)
+                counts[str(rec.get("message", rec.get("msg", raw[:60])))] += 1
+        print(f"# log {log}: {sum(counts.values())} warning lines: {dict(counts.most_common(8))}")
+        for raw in keep[-lines:]:
+            print(f"#   {raw[:2000]}")
 
 
 def main() -> None:
@@ -399,6 +561,8 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=500, help="1v1 tables per run (2 seated sockets each)")
     p.add_argument("--rates", default="100,200,400,600,800,1000,1500,2000",
                    help="comma-separated target actions/s over all tables")
+    p.add_argument("--rates-two", default=None,
+                   help="the two-process run's steps instead of --rates (e.g. finer steps around its limit)")
     p.add_argument("--duration", type=float, default=8.0, help="measured seconds per step")
     p.add_argument("--procs", type=int, default=2, help="client processes")
     p.add_argument("--nginx-workers", default=None,
@@ -414,11 +578,20 @@ def main() -> None:
                    help="seconds to wait at most, once the tables are made, until no table's channel has "
                         "two processes subscribed (a process lets go of a table it created but does not "
                         "serve once unused for 30 s: a long match's steady state)")
+    p.add_argument("--timeline", action="store_true",
+                   help="after each step, each second's CPU of each process (throttled share), PostgreSQL's")
+    p.add_argument("--logs", default=None, metavar="DIR",
+                   help="keep the servers' and nginx's logs in DIR (else a temporary folder, removed), and "
+                        "print their warnings and gc/loop-stall summaries at the end")
+    p.add_argument("--log-level", default="WARNING", help="the servers' DINERI_LOG_LEVEL (default WARNING)")
     p.add_argument("--servers", default="1,2",
                    help="which runs: 1 (one process), 2 (two), or both (default 1,2)")
     args = p.parse_args()
     load.cpu_seconds, load.rss_kib, load.show = cpu_seconds, rss_kib, show
+    if args.timeline:
+        load.worker = timed_worker
     rates = [float(x) for x in args.rates.split(",") if x.strip()]
+    rates_two = [float(x) for x in (args.rates_two or args.rates).split(",") if x.strip()]
     runs = {int(x) for x in args.servers.split(",") if x.strip()}
     if not runs or runs - {1, 2}:
         p.error("--servers takes 1, 2 or 1,2")
@@ -429,10 +602,16 @@ def main() -> None:
           f"server CPU: {quota.describe() if quota else 'unconstrained'}; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
     results: dict[str, list[load.Row]] = {}
-    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack:
+        if args.logs:
+            tmp = args.logs
+            Path(tmp).mkdir(parents=True, exist_ok=True)
+            stack.callback(report_logs, Path(tmp))
+        else:
+            tmp = stack.enter_context(tempfile.TemporaryDirectory())
         if quota is not None:
             stack.callback(quota.close)
-        env = {"DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": "WARNING",
+        env = {"DINERI_MESSAGES_PER_SECOND": "1000", "DINERI_LOG_LEVEL": args.log_level,
                "DINERI_GUESTS_PER_MINUTE": "0"}
         site = Site(Path(tmp), **env)
         if args.nginx_workers is not None:  # the rendered copy only; deploy/nginx.conf is unchanged
@@ -447,7 +626,7 @@ def main() -> None:
                 results["1 proc"] = run(site, "1 proc", args, rates, quota)
                 site.start_service(second)
             if 2 in runs:
-                results["2 procs"] = run(site, "2 procs", args, rates, quota)
+                results["2 procs"] = run(site, "2 procs", args, rates_two, quota)
     if len(results) < 2:
         print(f"load average at end {os.getloadavg()[0]:.2f}")
         return
