@@ -35,7 +35,7 @@ they share (Redis's fan-out, PostgreSQL, the relay, nginx) holds them back. It s
 *per process at a fixed budget*; it does not show what two unconstrained processes on two
 machines would reach (the shared services here still run on the same 2 cores as everything).
 The groups are removed at the end. ``--settle S`` waits up to S seconds after the tables are
-made for the processes that created tables the other one serves to let them go (30 s unused:
+made for the processes that created tables the other one serves to let them go (5 s unused:
 ``dineri.server.service.EVICT_ELSEWHERE_AFTER``), as they have during most of a real match.
 After each step a ``#`` line gives each process's CPU (cores,
 ms per action of the site and per action of its own tables, the share of quota periods it was
@@ -577,7 +577,7 @@ def main() -> None:
     p.add_argument("--settle", type=float, default=0.0,
                    help="seconds to wait at most, once the tables are made, until no table's channel has "
                         "two processes subscribed (a process lets go of a table it created but does not "
-                        "serve once unused for 30 s: a long match's steady state)")
+                        "serve once unused for 5 s: a long match's steady state)")
     p.add_argument("--timeline", action="store_true",
                    help="after each step, each second's CPU of each process (throttled share), PostgreSQL's")
     p.add_argument("--logs", default=None, metavar="DIR",

@@ -35,6 +35,22 @@ return 1
 """
 
 
+#: Connections to Redis at most per client here; a command beyond them waits for a free one, at
+#: most :data:`POOL_WAIT` seconds (redis-py's default pool raised ``MaxConnectionsError`` at its
+#: 100th concurrent command: a burst of 600 sockets opening lost presence counts, found by
+#: ``benchmarks/load_site.py --logs``).
+POOL_SIZE = 100
+POOL_WAIT = 5.0
+
+
+def _connect(url: str) -> aioredis.Redis:
+    """A client of ``url`` whose commands wait for a free connection (:data:`POOL_SIZE`)."""
+    from redis import asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=POOL_WAIT)
+    return aioredis.Redis.from_pool(pool)  # closes the pool with the client
+
+
 class SharedCounters:
     """Sliding-window counters in the Redis at ``url``, keys named ``prefix + "limit:" + key``.
 
@@ -50,9 +66,7 @@ class SharedCounters:
 
     def _client(self) -> Any:
         if self._redis is None:
-            from redis import asyncio as aioredis
-
-            self._redis = aioredis.from_url(self.url)
+            self._redis = _connect(self.url)
             self._script = self._redis.register_script(_HIT)
         return self._script
 
@@ -98,9 +112,7 @@ class SharedPresence:
 
     def _client(self) -> aioredis.Redis:
         if self._redis is None:
-            from redis import asyncio as aioredis
-
-            self._redis = aioredis.from_url(self.url)
+            self._redis = _connect(self.url)
         return self._redis
 
     async def start(self) -> None:

@@ -142,3 +142,32 @@ def test_shared_windows_count_once_for_the_site_and_fall_back_in_process() -> No
     site, alone = asyncio.run(run())
     assert site == [True, True, True, False, False]
     assert alone == [True, True, False]
+
+
+def test_a_burst_of_sockets_opening_is_counted_in_the_shared_presence() -> None:
+    """600 sockets opening at once (load_site.py's 300 tables connecting) are each counted in the
+    site's presence, and each closing uncounts it (issue 9 item 3, R33: a seat whose socket sits
+    on another process must not run out its grace): redis-py's default pool refused every
+    command past its 100th at once (``MaxConnectionsError``, logged as "shared presence
+    unavailable"), so those sockets never counted for the other process."""
+    import secrets
+
+    from dineri.server.shared import SharedPresence
+    from tests.multi.site import REDIS
+
+    async def run() -> tuple[list[bool], list[bool]]:
+        prefix = f"dineri-test-{secrets.token_hex(4)}:"
+        here, other = SharedPresence(REDIS, prefix, "here"), SharedPresence(REDIS, prefix, "other")
+        await here.start()  # its alive mark: its counts count for the others
+        await asyncio.sleep(0.2)
+        tables = [f"t{i}" for i in range(300)]
+        await asyncio.gather(*(here.change(t, seat, +1) for t in tables for seat in (0, 1)))
+        seen = [await other.elsewhere(t, seat) for t in tables for seat in (0, 1)]
+        await asyncio.gather(*(here.change(t, seat, -1) for t in tables for seat in (0, 1)))
+        gone = [await other.elsewhere(t, seat) for t in tables for seat in (0, 1)]
+        await here.stop()
+        await other.stop()
+        return seen, gone
+    seen, gone = asyncio.run(run())
+    assert all(seen) and len(seen) == 600
+    assert not any(gone)
