@@ -136,8 +136,12 @@ def mount_pages(app: FastAPI, services: Services) -> None:
             steps = get_game(game).replay_steps(record)
         except (GameError, KeyError):
             steps = []
-        return _page(request, "accounts/replay.html", match_id=match_id, players=record.get("players") or [],
-                     page={"steps": steps, "players": record.get("players") or [], "game": game})
+        # The game's page module words each step (a registered game only: its script's path).
+        module = game if game in game_names() else None
+        players = record.get("players") or []
+        return _page(request, "accounts/replay.html", match_id=match_id, players=players, module=module,
+                     page={"steps": steps, "players": players, "game": game,
+                           "options": record.get("options") or {}})
 
     @app.get("/api/matches/{match_id}/record", tags=["accounts"])
     async def match_record(request: Request, match_id: int) -> JSONResponse:

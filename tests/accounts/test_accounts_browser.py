@@ -138,3 +138,33 @@ def test_two_accounts_play_now_are_seated_together_watched_and_rated(browser: An
     for c in (*ctxs, viewer_ctx):
         c.close()
     assert errors == []
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ar", "{name}: مغادرة المباراة والانسحاب منها."),
+                                            ("fr", "{name} quitte le match et déclare forfait.")])
+def test_the_steps_of_a_finished_match_are_said_in_the_page_language(browser: Any, web: Site, lang: str,
+                                                                     said: str) -> None:
+    """The players' own step-by-step replay (/matches/<id>) labelled its steps with the record's
+    English action types ("play", "forfeit") on an Arabic or French page (fresh trial): each step
+    is said as the table page's log says it."""
+    errors: list[str] = []
+    a, b = web.account(f"Salma{lang}"), web.account(f"Karim{lang}")
+    web.play([a, b], loser_seat=1)
+    [m] = web.call("GET", f"/api/accounts/{a['name']}", a).json()["matches"]
+    ctx = _signed_in_context(browser, web, a, locale=lang)
+    ctx.add_cookies([{"name": "dineri_lang", "value": lang, "url": web.server.base}])
+    page = _errors(ctx.new_page(), errors)
+    page.goto(f"/matches/{m['match']}")
+    page.wait_for_function("document.getElementById('step-state').children.length > 0")
+    page.click("#step-last")
+    lines = page.locator("#step-lines li").all_inner_texts()
+    words = page.locator("#step-label").inner_text() + " " + " ".join(lines)
+    words = words.translate(dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069")))
+    assert said.format(name=b["name"]) in words, words
+    assert not re.search(r"\b(forfeit|play|capture|lay|cut|keep)\b", words), words
+    # The record's own field names stay, folded away under a heading in the page's words.
+    assert not page.locator("#step-state").is_visible()
+    summary = page.locator(".replay-details > summary").inner_text()
+    assert summary and summary != "The state after this step, as the record names it"
+    ctx.close()
+    assert errors == []

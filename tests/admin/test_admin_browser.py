@@ -137,7 +137,8 @@ def test_match_page_fits_a_phone_and_words_computer_players(browser: Any, played
         assert "radial-gradient" in rounds.evaluate("(e) => getComputedStyle(e).backgroundImage")
         pairs = page.locator("table.rounds td .pair")
         dirs = pairs.evaluate_all("(ps) => ps.map((p) => getComputedStyle(p).direction)")
-        assert pairs.count() > 0 and set(dirs) == {"ltr"}
+        # ... read in the page's direction, first side first (right to left in Arabic, as its caption says).
+        assert pairs.count() > 0 and set(dirs) == {"rtl" if lang == "ar" else "ltr"}
         # ... and no cell breaks a score pair across lines ("7 / – / 3" down a cell in the trial).
         assert page.evaluate("""() => Array.from(document.querySelectorAll('table.rounds td'))
             .every((td) => {

@@ -1,6 +1,6 @@
 """Fewer steps (issue 13, item 5): a name typed and "Create the table" is one step; an invitation
-opened with a known name seats the player as it opens; "Play now" (the quick match, issue 14)
-and the open tables come first on a phone, and two players who press it are seated together."""
+opened with a known name seats the player as it opens; the open tables and "Play now" (the
+quick match, issue 14) come first on a phone, and two players who press it are seated together."""
 
 from __future__ import annotations
 
@@ -40,14 +40,14 @@ def test_one_step_create_then_one_step_join_and_play_now(browser: Any, fresh_ser
     assert "Sami" in guest.locator("#setup-seats li").nth(1).inner_text()
     host.wait_for_function("!document.getElementById('start-match').disabled")
 
-    # On a phone "Play now" comes before the forms (issue 13 item 5) ...
+    # On a phone the open tables, then "Play now", come before the forms (issue 13 item 5) ...
     opener = player(browser, server, "Rania")
     page = console.watch(opener.new_page())
     page.goto("/")
     play_top = page.evaluate("document.getElementById('play-now').getBoundingClientRect().top")
     create_top = page.evaluate("document.getElementById('create-h').getBoundingClientRect().top")
     lobby_top = page.evaluate("document.getElementById('lobby-h').getBoundingClientRect().top")
-    assert play_top < lobby_top < create_top and play_top < PHONE["height"], (play_top, create_top)
+    assert lobby_top < play_top < create_top and play_top < PHONE["height"], (lobby_top, play_top, create_top)
     # ... and is the one quick match of /play (issue 14 item 4): every registered game offered.
     games = page.eval_on_selector_all("#play-queue option", "(os) => os.map((o) => o.value)")
     assert games[:3] == ["chkobba:2", "chkobba:4", "seven_diamonds:4"]

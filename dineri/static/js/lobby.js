@@ -1,7 +1,7 @@
 /* Dineri browser client: the home page and lobby (issue 4, item 1).
  * Display name (POST /api/players; typing it is enough, the Save button is optional), the
  * live list of open public tables (/ws/lobby), table creation with every host option and game,
- * joining by invitation. "Play now" above the list is js/play-now.js (the quick-match queues). */
+ * joining by invitation. "Play now" under the list is js/play-now.js (the quick-match queues). */
 (function () {
   "use strict";
   var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el, EP = D.config.endpoints;

@@ -47,6 +47,12 @@
     for (var i = 0; i < n(); i++) { if (sideOf(i) === side) { names.push(iso(playerName(i))); } }
     return D.joinAnd(names);  // "Amel and Chaima" in the page's language
   }
+  /** Whether a side is more than its one player (2v2), as table-shell.js's partners(). */
+  function partners() {
+    var mates = 0;
+    for (var i = 0; i < n(); i++) { if (sideOf(i) === sideOf(0)) { mates += 1; } }
+    return (R.game.teams === undefined ? true : !!R.game.teams) && mates > 1;
+  }
   function iso(text) { return RTL ? "\u2068" + text + "\u2069" : text; }
 
   function openDialog(title, body, closeLabel) {  // as the table page's (table-shell.js)
@@ -62,7 +68,7 @@
     replay: true, seat: null, me: false, table: null, view: null,
     $: $, el: el, _: _, fmt: fmt, ngettext: D.ngettext, iso: iso,
     auto: function (ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; },
-    playerName: playerName, sideName: sideName, sideOf: sideOf, seated: function () { return false; },
+    playerName: playerName, sideName: sideName, sideOf: sideOf, partners: partners, seated: function () { return false; },
     send: function () { return false; }, say: function () {}, showError: function () {}, log: function () {},
     render: function () { show(false); }, openDialog: openDialog,
     dialogOpen: function () { return $("summary").open; }, dialogBody: function () { return $("summary-body"); },
@@ -106,7 +112,12 @@
   var COMMON = {
     match_started: function () { return _("The match begins."); },
     commitment: function () { return _("The pack is shuffled and sealed."); },
-    forfeit: function (ev) { return fmt(_("{name} leaves the match: that side forfeits."), { name: iso(playerName(ev.seat)) }); },
+    // A side's forfeit where a side is more than one player (2v2); in a 1v1 the player forfeits
+    // (the Arabic trial read «انسحاب ذلك الفريق» of a lone player), as on the table page.
+    forfeit: function (ev) {
+      return fmt(partners() ? _("{name} leaves the match: that side forfeits.") : _("{name} leaves the match and forfeits."),
+        { name: iso(playerName(ev.seat)) });
+    },
     reveal: function () { return _("The decks are revealed: the match record can now be checked."); }
   };
   function lines(ev) {

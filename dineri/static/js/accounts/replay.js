@@ -1,11 +1,64 @@
 /* A finished match step by step (issue 14, item 2): the game's replay steps (games v2
- * replay_steps), the state after each accepted action. */
+ * replay_steps), the state after each accepted action. Each step is said in the page's language
+ * as the table page's log says it (the game's module, js/games/<game>.js, words its events; the
+ * fresh Arabic trial read the record's English action types, "play", "forfeit"). */
 (function () {
   "use strict";
   var D = window.Dineri, _ = D._, fmt = D.fmt, el = D.el;
   var $ = function (id) { return document.getElementById(id); };
-  var steps = D.config.steps || [], players = D.config.players || [];
+  var steps = D.config.steps || [], players = D.config.players || [], options = D.config.options || {};
+  var game = D.games.get(D.config.game || "chkobba");
   var at = steps.length - 1;
+  var RTL = document.documentElement.dir === "rtl";
+
+  // ---- who is who, as the replay page says it to a spectator (js/replay.js) ----------------
+  function count() {
+    var first = steps[0] && steps[0].state;
+    return first && first.hands ? first.hands.length : players.length;
+  }
+  function iso(text) { return RTL ? "\u2068" + text + "\u2069" : text; }
+  function playerName(seat) { return players[seat] ? D.displayName(players[seat]) : fmt(_("Seat {n}"), { n: seat + 1 }); }
+  function sideOf(seat) { return game && game.sideOf ? game.sideOf(seat, options) : seat % 2; }
+  function partners() {
+    var mates = 0;
+    for (var i = 0; i < count(); i++) { if (sideOf(i) === sideOf(0)) { mates += 1; } }
+    return !!game && (game.teams === undefined || !!game.teams) && mates > 1;
+  }
+  function sideName(side) {
+    var names = [];
+    for (var i = 0; i < count(); i++) { if (sideOf(i) === side) { names.push(iso(playerName(i))); } }
+    return D.joinAnd(names);
+  }
+  var seats = [];
+  for (var s = 0; s < count(); s++) { seats.push({ seat: s, side: sideOf(s), player: players[s] || null }); }
+  var ctx = {
+    replay: true, seat: null, me: false, view: null, table: { game: D.config.game, status: "over", options: options, seats: seats },
+    $: $, el: el, _: _, fmt: fmt, ngettext: D.ngettext, iso: iso,
+    auto: function (ev, text) { return ev.auto ? text + " " + _("(automatic)") : text; },
+    playerName: playerName, sideName: sideName, sideOf: sideOf, partners: partners,
+    seated: function () { return false; }
+  };
+
+  // The events the shell words on the table page (table-shell.js), said here the same way.
+  var COMMON = {
+    match_started: function () { return _("The match begins."); },
+    commitment: function () { return _("The pack is shuffled and sealed."); },
+    forfeit: function (ev) {
+      return fmt(partners() ? _("{name} leaves the match: that side forfeits.") : _("{name} leaves the match and forfeits."),
+        { name: iso(playerName(ev.seat)) });
+    },
+    reveal: function () { return _("The decks are revealed: the match record can now be checked."); }
+  };
+  /** The step's lines: each event as the game's module words it (a list of strings). */
+  function lines(step) {
+    var out = [];
+    (step.events || []).forEach(function (ev) {
+      var said = game && game.describeEvent ? game.describeEvent(ev, ctx) : undefined;
+      if (said === undefined) { said = COMMON[ev.type] ? COMMON[ev.type](ev) : null; }
+      out = out.concat(Array.isArray(said) ? said : [said]);
+    });
+    return out.filter(function (x) { return !!x; });
+  }
 
   function text(v) {
     if (v === null || v === undefined) { return "–"; }
@@ -17,9 +70,13 @@
     var step = steps[at];
     if (!step) { $("step-label").textContent = _("This record does not replay."); return; }
     $("step-range").value = String(at);
-    var a = step.action;
-    $("step-label").textContent = a ? fmt(_("Step {n} of {total}: {name}, {action}"),
-      { n: at, total: steps.length - 1, name: D.displayName(players[a.seat] || ""), action: a.type }) : _("Before the first action");
+    ctx.view = step.state;
+    $("step-label").textContent = step.action ? fmt(_("Step {i} of {n}"), { i: at, n: steps.length - 1 })
+      : _("Before the first action");
+    var said = step.action ? lines(step) : [];
+    var list = $("step-lines");
+    list.textContent = "";
+    said.forEach(function (t) { list.appendChild(el("li", { text: t })); });
     var dl = $("step-state");
     while (dl.firstChild) { dl.removeChild(dl.firstChild); }
     Object.keys(step.state || {}).forEach(function (k) {

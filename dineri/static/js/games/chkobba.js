@@ -156,8 +156,18 @@
   // ---- summaries -----------------------------------------------------------------------
   function winnerText(side, ctx) { return side === null || side === undefined ? _("Baji (tie): nobody") : ctx.sideName(side); }
 
-  // What each round category means (R26, R27), shown as a legend and as the rows' titles.
-  function categoryHelp() {
+  // What each round category means (R26, R27), shown as a legend and as the rows' titles. A 1v1
+  // gives the point to a player, a 2v2 to a side (Arabic trial: «للفريق» of a lone player).
+  function categoryHelp(ctx) {
+    if (n(ctx) !== 4) {
+      return {
+        karta: _("Karta: 1 point to the player with more cards."),
+        dinari: _("Dinari: 1 point to the player with more ♦ diamonds."),
+        barmila: _("Barmila: 1 point to the player with more 7s; if tied, more 6s."),
+        sabaa: _("Sab'a l-hayya: 1 point to the player holding the 7 of diamonds."),
+        baji: _("Baji: a tie; the point goes to nobody.")
+      };
+    }
     return {
       karta: _("Karta: 1 point to the side with more cards."),
       dinari: _("Dinari: 1 point to the side with more ♦ diamonds."),
@@ -170,7 +180,7 @@
   function roundTable(r, scores, ctx) {
     // The viewer's own side comes first; a spectator reads side 1 then side 2, by names.
     var order = ctx.me ? [ctx.seat % 2, 1 - ctx.seat % 2] : [0, 1];
-    var help = categoryHelp();
+    var help = categoryHelp(ctx);
     var head = el("tr", null, [el("th", { scope: "col", text: "" })].concat(order.map(function (side) {
       return el("th", { scope: "col", text: ctx.sideName(side) });
     })));

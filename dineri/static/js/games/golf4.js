@@ -23,8 +23,11 @@
   // The module's memory: the peek being shown (forgotten when its time is up), the context.
   var M = { peek: null, peekTimer: null, ctx: null };
 
+  // A slot by its number and place (G5: slot 0 top left ... 3 bottom right, a physical picture never
+  // mirrored, numbered 1 to 4 as on the cards and the keys 1-4): "slot 1 (top left)", so the
+  // number a right-to-left reader sees on the card and the place named agree.
   function slotName(slot) {
-    return [_("top left"), _("top right"), _("bottom left"), _("bottom right")][slot];
+    return [_("slot 1 (top left)"), _("slot 2 (top right)"), _("slot 3 (bottom left)"), _("slot 4 (bottom right)")][slot];
   }
   function out(v, seat) { return (v.forfeited || []).indexOf(seat) >= 0; }
   function names(seats, ctx) { return D.joinList(seats.map(function (s) { return ctx.iso(ctx.playerName(s)); })); }
@@ -72,7 +75,7 @@
       case "turn": return null;
       case "draw": return auto(ev, fmt(_("{name} draws a card."), { name: who }));
       case "take": return auto(ev, fmt(_("{name} takes the {card}."), { name: who, card: D.cardName(ev.card) }));
-      case "swap": return auto(ev, fmt(_("{name} puts a card into the {slot} slot; the {card} goes on the discard pile."),
+      case "swap": return auto(ev, fmt(_("{name} puts a card into {slot}; the {card} goes on the discard pile."),
         { name: who, slot: slotName(ev.slot), card: D.cardName(ev.card) }));
       case "discard": return auto(ev, fmt(_("{name} discards the {card}."), { name: who, card: D.cardName(ev.card) }));
       case "knock": return fmt(_("{name} knocks! Everyone else has one last turn."), { name: who });
@@ -183,7 +186,7 @@
       var item;
       if (mine && holding) {
         item = el("button", { type: "button", class: "card swappable", "data-zone": "slot", "data-card": String(slot),
-          "data-slot": slot, "aria-label": fmt(_("Swap into the {slot} slot"), { slot: slotName(slot) }),
+          "data-slot": slot, "aria-label": fmt(_("Swap into {slot}"), { slot: slotName(slot) }),
           onclick: swapper(slot) }, [img, el("span", { class: "slot-no", "aria-hidden": "true", text: String(slot + 1) })]);
       } else {
         item = el("span", { class: "card" + (code && v.phase !== "over" ? " peeked" : ""), role: "img", "aria-label": label,
