@@ -144,6 +144,12 @@ class GameMatch(ABC):
     def rounds(self) -> list[Json]:
         """Every finished round's result, oldest first (JSON objects)."""
 
+    def rounds_done(self) -> int:
+        """How many rounds are finished: ``len(rounds())``, cheaply (the service asks after every
+        action: a new round's first turn gets a round break on its clock, the time to read the
+        round summary the pages show, issue 13)."""
+        return len(self.rounds())
+
     @abstractmethod
     def record(self) -> Json:
         """The full record document (with decks: server-side and after the end only)."""

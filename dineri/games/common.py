@@ -159,6 +159,10 @@ class RecordedMatch(GameMatch):
         """Every finished round as the record page writes it (A finished round), oldest first."""
         return [r.to_json() for r in self.state.rounds]
 
+    def rounds_done(self) -> int:
+        """How many rounds are finished (the state's, without building their JSON)."""
+        return len(self.state.rounds)
+
     def record(self) -> Json:
         """The full record document, decks and salts included (server side only)."""
         return self.record_.to_json()

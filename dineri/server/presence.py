@@ -43,6 +43,10 @@ class Presence:
     _clock_tasks: dict[int, asyncio.Task[None]]  # seat -> its turn clock's task
     _clocks: dict[int, float]  # seat -> when its turn clock expires (Unix seconds)
     _clock_step: int  # the match's action count when the clocks were armed
+    # Finished rounds when the clocks were last armed (-1: not yet in this process, so a restart
+    # or a takeover gives no break); seat -> the round break included in its running clock (s).
+    _clock_rounds: int = -1
+    _clock_breaks: dict[int, float] | None = None
     _grace: dict[int, asyncio.Task[None]]
     _grace_at: dict[int, float]
     _clock_streak: dict[int, int]
@@ -88,6 +92,12 @@ class Presence:
             self.announced_away.discard(seat)
             if self.status == "playing":
                 await self._announce({"type": "player_back", "seat": seat})
+
+    def away_by_clock(self, seat: int) -> bool:
+        """Whether ``seat`` is away because the clock played its last turns (``player_away``
+        with ``reason: "clock"``): its player may well be connected (the table info says
+        ``away_reason: "clock"``, and the pages say "not playing", never "connection lost")."""
+        return self._clock_streak.get(seat, 0) >= self._clock_away_turns()
 
     def _clock_away_turns(self) -> int:
         n = self.settings.clock_away_turns
@@ -263,39 +273,67 @@ class Presence:
         mostly; golf4's peek: every seat that has not answered, G6). Only an action gives a seat a
         fresh clock: a seat still awaited after no new action (a chat line, an away or back
         event, a re-read of the table) keeps its running clock, as does a seat the game already
-        waited on while it waits on several at once (another seat's answer does not reset it).
+        waited on while it waits on several at once (another seat's answer does not reset it,
+        nor shortens it: a seat left alone keeps a longer clock it had).
         The adversarial pass stalled a clocked match for ever by chatting or reconnecting (issue
         7, item 2). ``fresh``: every awaited seat gets a full clock (the clock's own action could
-        not be stored: it tries again a clock later)."""
+        not be stored: it tries again a clock later).
+
+        Round break (issue 13): when the action finished a round (``GameMatch.rounds_done`` grew),
+        the new round's first fresh clocks get ``round_break_seconds`` (× ``clock_scale``) more,
+        the time to read the round summary every page shows, so a player reading it never has its
+        turn played by the clock (nor, three turns on, is made away and forfeits). Not after a
+        restart or a takeover (the rounds are not known yet in this process: a full clock)."""
         old, old_step = self._clocks, self._clock_step
+        old_breaks = self._clock_breaks or {}
         for task in self._clock_tasks.values():
             task.cancel()
-        self._clock_tasks, self._clocks = {}, {}
+        self._clock_tasks, self._clocks, self._clock_breaks = {}, {}, {}
         match = self.match
         if not self.clock or match is None or match.over:
             return
         waiting = match.waiting_for()
         step = self._clock_step = match.actions_count()
-        delay = self.clock * self.settings.clock_scale
+        rounds, known = match.rounds_done(), self._clock_rounds
+        self._clock_rounds = rounds
+        scale = self.settings.clock_scale
+        delay = self.clock * scale
+        new_round = 0 <= known < rounds
+        pause = self.settings.round_break_seconds * scale if new_round and not fresh else 0.0
         loop = asyncio.get_running_loop()
         now = time.time()
         for seat in waiting:
-            keep = not fresh and seat in old and (len(waiting) > 1 or step == old_step)
-            expires = old[seat] if keep else now + delay
+            # Kept while the game still waits on several seats it waited on already (the seat
+            # that ended a round and is awaited again in golf4's next peek gets a fresh clock).
+            keep = not fresh and seat in old and (
+                step == old_step or (len(waiting) > 1 and len(old) > 1 and not new_round))
+            expires, brk = (old[seat], old_breaks.get(seat, 0.0)) if keep else (now + delay + pause, pause)
+            if not keep and not fresh and seat in old and len(old) > 1 and old[seat] > expires:
+                expires, brk = old[seat], old_breaks.get(seat, 0.0)  # the last of several awaited
             self._clocks[seat] = expires
+            if brk:
+                self._clock_breaks[seat] = brk
             self._clock_tasks[seat] = loop.create_task(
                 self._clock_expiry(self.version, seat, max(0.0, expires - now)))
 
     def _running_clock(self) -> dict[str, Any] | None:
         """The table info's ``running_clock``: the first awaited seat's clock ``{"seat",
         "expires_at"}`` and, when the game waits on several, ``seats``: every awaited seat's
-        ``{"seat", "expires_at"}``; ``None`` when no clock runs."""
+        ``{"seat", "expires_at"}``; ``None`` when no clock runs. A clock that holds a round break
+        (a new round's first turn) says so: ``round_break`` (seconds, included in
+        ``expires_at``)."""
         if not self._clocks:
             return None
-        first = next(iter(self._clocks))
-        info: dict[str, Any] = {"seat": first, "expires_at": self._clocks[first]}
+        breaks = self._clock_breaks or {}
+
+        def one(seat: int) -> dict[str, Any]:
+            doc: dict[str, Any] = {"seat": seat, "expires_at": self._clocks[seat]}
+            if breaks.get(seat):
+                doc["round_break"] = round(breaks[seat], 3)
+            return doc
+        info = one(next(iter(self._clocks)))
         if len(self._clocks) > 1:
-            info["seats"] = [{"seat": s, "expires_at": t} for s, t in self._clocks.items()]
+            info["seats"] = [one(s) for s in self._clocks]
         return info
 
     async def _clock_expiry(self, version: int, seat: int, delay: float) -> None:
@@ -314,7 +352,7 @@ class Presence:
     def _stop_timers(self) -> None:
         for task in self._clock_tasks.values():
             task.cancel()
-        self._clock_tasks, self._clocks = {}, {}
+        self._clock_tasks, self._clocks, self._clock_breaks = {}, {}, {}
         for task in self._grace.values():
             task.cancel()
         self._grace.clear()

@@ -149,6 +149,10 @@ class SeatInfo(_Msg):
     away: bool = False
     #: An away seat's forfeit time (Unix seconds): its grace ends then and its side forfeits.
     forfeit_at: float | None = None
+    #: Why an away seat is away when its player may be connected: ``"clock"``, the turn clock
+    #: played its last turns (``player_away`` with ``reason: "clock"``); absent for a dropped
+    #: connection.
+    away_reason: Literal["clock"] | None = None
 
 
 class SeatClock(_Msg):
@@ -156,14 +160,20 @@ class SeatClock(_Msg):
 
     seat: int
     expires_at: float
+    #: The round break this clock holds (a new round's first turn, issue 13), in seconds.
+    round_break: float | None = None
 
 
 class ClockInfo(_Msg):
     """The running turn clock: the seat it runs for and when it expires (Unix seconds); when
-    the game waits on several seats at once (golf4's peek, G6), ``seats`` lists each one's."""
+    the game waits on several seats at once (golf4's peek, G6), ``seats`` lists each one's.
+    ``round_break``: present on the first turn of a new round, the seconds added to that
+    clock to read the round summary (``DINERI_ROUND_BREAK_SECONDS``, included in
+    ``expires_at``)."""
 
     seat: int
     expires_at: float
+    round_break: float | None = None
     seats: list[SeatClock] | None = None
 
 

@@ -188,9 +188,16 @@ async def lobby(services: ServicesDep, response: Response,
 async def get_table(table_id: str, services: ServicesDep, player: MaybePlayerDep,
                     code: str | None = None) -> dict[str, Any]:
     """A table (a private one only with its code, or for its host and seated players). Read
-    through to storage: a change another process just made shows (issue 9)."""
+    through to storage: a change another process just made shows (issue 9). An open table
+    answers a player its host removed with ``"removed": true`` besides the table (that caller's
+    answer only: its pages then offer it no seat, since taking one is refused ``403 removed``)."""
     sess = await (await _session(services, table_id)).synced()
-    return _visible(sess, player.id if player else None, code)
+    pid = player.id if player else None
+    info = _visible(sess, pid, code)
+    if (pid is not None and sess.status == "open" and pid != sess.host_id
+            and sess.seat_of(pid) is None and await sess.read_removed(pid)):
+        info["removed"] = True
+    return info
 
 
 @router.post("/{table_id}/seats", responses=responses(400, 401, 404, 409, 413, 422))

@@ -450,6 +450,11 @@ class TableSession(Presence):
         """Whether the host removed ``player_id`` from this table (stored: any process)."""
         return await self._db(lambda s: repo.is_removed(s, self.id, player_id))
 
+    async def read_removed(self, player_id: str) -> bool:
+        """:meth:`was_removed` as a plain read on a worker thread (``GET /api/tables/{id}``
+        answers a removed player ``removed: true``, so its page offers no seat)."""
+        return await self._read_db(lambda s: repo.is_removed(s, self.id, player_id))
+
     def _read_seats(self, s: Session) -> None:
         self.seat_rows = {row.seat: SeatRow(row.seat, p.id, p.name, row.is_bot)
                           for row, p in repo.seats_of(s, self.id)}
@@ -480,6 +485,8 @@ class TableSession(Presence):
             at = self.forfeit_at(i) if i in self.announced_away else None
             if at is not None:
                 seats[-1]["forfeit_at"] = round(at, 3)
+            if i in self.announced_away and self.away_by_clock(i):
+                seats[-1]["away_reason"] = "clock"
         info: dict[str, Any] = {
             "id": self.id, "game": self.game_name, "status": self.status, "options": self.options,
             "public": self.public, "clock": self.clock, "host": self.host_name, "host_id": self.host_id,
