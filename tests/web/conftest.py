@@ -23,11 +23,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(work: Path, **settings: str) -> Iterator[str]:
+def running_server(work: Path, port: int | None = None, **settings: str) -> Iterator[str]:
     """A ``dineri`` server with ``DINERI_TESTING=1`` and its own SQLite file under *work*; yields
     its base URL and stops it afterwards. *settings* add environment variables (``DINERI_BOT_DELAY``
-    as ``BOT_DELAY="0.1"``)."""
-    port = _free_port()
+    as ``BOT_DELAY="0.1"``). *port*: a given one (a server started again where it was), else a
+    free one."""
+    port = port or _free_port()
     env = {**os.environ, "DINERI_TESTING": "1", "DINERI_DATABASE_URL": f"sqlite:///{work / 'dineri.db'}",
            "DINERI_SECRET_KEY": "browser-tests", "DINERI_MESSAGES_PER_SECOND": "200",
            # Many guests, and their tables, from one address: no guest limit, and every table

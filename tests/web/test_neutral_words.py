@@ -35,6 +35,7 @@ ABOUT_A_PLAYER = [
     "To play", "Dealer", "Away", "Away: the side forfeits in {n} s", "Away: forfeits in {n} s",
     "knocked", "Knocked", "left the match", "Out", "Won", "Lost",
     "not counted: the partner of the player who went out",
+    "Not playing", "Not playing: the side forfeits in {n} s", "Not playing: forfeits in {n} s",
 ]
 OWN_SEAT = [
     "You are away", "You are away: your side forfeits in {n} s", "You are away: you forfeit in {n} s",

@@ -40,7 +40,11 @@
       t.public ? _("public") : _("private")
     ]).join(" · ");
     $("invite-options").hidden = false;
-    if (t.status !== "open") {
+    if (t.removed) {
+      // The host removed this player: the table refuses it a seat (403 removed), so none is offered.
+      $("join-status").textContent = D.explain("removed");
+      $("join-name-form").hidden = true;
+    } else if (t.status !== "open") {
       $("join-status").textContent = D.explain("not_open");
       $("join-name-form").querySelector("button").textContent = _("Go to the table");
     }
@@ -54,7 +58,7 @@
   // A known name and an open table with a free seat (or ours already): seated at once.
   Promise.all([known, loaded]).then(function (r) {
     var p = r[0], t = r[1];
-    if (!p || !t || t.status !== "open") { return; }
+    if (!p || !t || t.status !== "open" || t.removed) { return; }
     var mine = t.seats.some(function (s) { return s.player_id === p.id; });
     var free = t.seats.some(function (s) { return !s.player; });
     if (!mine && !free) { return; }

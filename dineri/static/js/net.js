@@ -13,16 +13,20 @@
  * Events always arrive before the view they lead to. */
 (function () {
   "use strict";
-  var D = window.Dineri;
+  var D = window.Dineri, _ = D._;
 
   /**
-   * A WebSocket that reconnects with exponential backoff (0.5 s doubling to 15 s, with
-   * jitter; 0.1 s first when an open socket drops, so a server process going away behind the
-   * proxy costs a moment: issue 9 item 2) and shows the "connection lost" banner while it is
-   * down for longer than OFFLINE_AFTER_MS (a fail-over shows nothing).
+   * A WebSocket that reconnects with capped exponential backoff (0.5 s doubling to MAX_DELAY_MS,
+   * each wait drawn between half of it and all of it, so a server's pages do not all come back in
+   * step; 0.1 s first when an open socket drops, so a server process going away behind the
+   * proxy costs a moment: issue 9 item 2), and at once when the browser is back online or the
+   * tab is shown again. The cap is low on purpose: the fresh trial's page reconnected ~14 s after
+   * its server was back (a 15 s cap); now it is within ~2 s. It shows the "connection lost"
+   * banner, with the attempts so far, while it is down for longer than OFFLINE_AFTER_MS (a
+   * fail-over shows nothing), and never for a socket the server refused for good.
    * handlers: onopen(socket), onmessage(msg), onstate(connected), onrefused(closeCode).
    */
-  var OFFLINE_AFTER_MS = 1500;
+  var OFFLINE_AFTER_MS = 1500, MAX_DELAY_MS = 2000;
   var sockets = [];  // every live socket of the page (a test may drop one to check recovery)
   function LiveSocket(path, handlers) {
     this.path = path;
@@ -31,9 +35,22 @@
     this.ws = null;
     this.closed = false;
     this.connected = false;
+    this.attempts = 0;     // connection attempts since it was last up (the banner says how many)
+    this.timer = null;     // the next attempt
     sockets.push(this);
     this.connect();
   }
+  // Back online, or the tab shown again: try at once instead of waiting out the backoff.
+  function retryNow() {
+    sockets.forEach(function (s) {
+      if (s.closed || s.connected || s.ws) { return; }
+      clearTimeout(s.timer);
+      s.timer = null;
+      s.connect();
+    });
+  }
+  window.addEventListener("online", retryNow);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { retryNow(); } });
   LiveSocket.prototype.url = function () {
     var proto = location.protocol === "https:" ? "wss:" : "ws:";
     return proto + "//" + location.host + this.path;
@@ -41,10 +58,12 @@
   LiveSocket.prototype.connect = function () {
     var self = this;
     var ws;
+    if (!this.connected) { this.attempts += 1; showAttempts(this); }
     try { ws = new WebSocket(this.url()); } catch (e) { this.retry(); return; }
     this.ws = ws;
     ws.onopen = function () {
       self.delay = 500;
+      self.attempts = 0;
       self.setConnected(true);
       if (self.handlers.onopen) { self.handlers.onopen(self); }
     };
@@ -61,6 +80,10 @@
       // newer socket) would be refused again: stop instead of retrying, and tell the page.
       if ([1008, 4403, 4404, 4429].indexOf(ev.code) >= 0) {
         self.closed = true;
+        // Refused, not lost: no "connection lost" banner (a removed guest saw one, issue 13).
+        if (self.offlineTimer) { clearTimeout(self.offlineTimer); self.offlineTimer = null; }
+        var banner = document.getElementById("offline");
+        if (banner && !sockets.some(function (s) { return !s.closed && !s.connected; })) { banner.hidden = true; }
         if (self.handlers.onrefused) { self.handlers.onrefused(ev.code); }
       }
       if (!self.closed) { self.retry(); }
@@ -69,10 +92,16 @@
   };
   LiveSocket.prototype.retry = function () {
     var self = this;
-    var wait = this.delay * (0.75 + Math.random() * 0.5);
-    this.delay = Math.min(this.delay * 2, 15000);
-    setTimeout(function () { if (!self.closed) { self.connect(); } }, wait);
+    var wait = this.delay * (0.5 + Math.random() * 0.5);
+    this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () { self.timer = null; if (!self.closed && !self.ws) { self.connect(); } }, wait);
   };
+  /** The banner's attempt count ("Attempt 3"), once it shows. */
+  function showAttempts(sock) {
+    var line = document.getElementById("offline-attempts");
+    if (line) { line.textContent = D.fmt(_("Attempt {n}"), { n: sock.attempts }); }
+  }
   LiveSocket.prototype.setConnected = function (up) {
     var self = this;
     this.connected = up;

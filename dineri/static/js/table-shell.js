@@ -12,7 +12,8 @@
   var inviteCode = params.get("code") || "";
   var $ = function (id) { return document.getElementById(id); };
 
-  var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null, down: null };
+  var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null, down: null,
+    forfeit: null, awayBy: {} };
 
   var explain = D.explain;
   // An error that only said "not connected" is marked, so that it goes when the socket is back
@@ -72,6 +73,7 @@
     openDialog: openDialog, dialogOpen: function () { return $("summary").open; },
     dialogBody: function () { return $("summary-body"); },
     matchOver: matchOver, dataset: document.body.dataset,
+    forfeitText: function () { return S.forfeit ? S.forfeit.text : null; },
     sound: function (name) { return D.Sound.play(name); }
   };
   function sync() {
@@ -103,6 +105,8 @@
     // The seat list says where we sit (a host may have removed us); the welcome confirms it.
     if (S.me) { S.seat = mySeatIn(t); }
     if (had !== null && S.seat === null && t.status === "open" && !leaving) { showRemoved(); }
+    // GET says so to a player its host removed (a page opened again): the notice, no seat offer.
+    if (t.removed && S.seat === null && t.status === "open" && !removed) { showRemoved(); }
     if (t.status === "open") { renderSetup(); }
     $("setup").hidden = t.status !== "open";
     $("board").hidden = t.status === "open";
@@ -273,8 +277,11 @@
   var down = { since: null, timer: null };
   function playing() { return seated() && !!S.table && S.table.status === "playing" && !!S.view && S.view.phase !== "over"; }
   function onConnection(up) {
-    clearTimeout(down.timer);
+    // Every failed attempt says "down" again (a server that is down refuses each one): only the
+    // first starts the countdown's timer, which the next ones must not cancel (the fresh trial's
+    // page showed no countdown while its server was down, only while its own socket was).
     if (up) {
+      clearTimeout(down.timer);
       if ($("error").dataset.offline) { say(""); }
       var was = !!S.down;
       down.since = null; S.down = null;
@@ -398,8 +405,11 @@
       case "forfeit": return auto(ev, fmt(partners() ? _("{name} leaves the match: that side forfeits.")
         : _("{name} leaves the match and forfeits."), { name: who }));
       case "reveal": return _("The decks are revealed: the match record can now be checked.");
-      case "player_away": return ev.seat !== S.seat ? fmt(_("{name} is away."), { name: who }) : null;
-      case "player_back": return ev.seat !== S.seat ? fmt(_("{name} is back."), { name: who }) : null;
+      // Away by the clock is no lost connection: that player may be reading the page (issue 13).
+      case "player_away": return ev.seat === S.seat ? null : fmt(ev.reason === "clock"
+        ? _("{name} is not playing (the clock played the last turns).") : _("{name} is away."), { name: who });
+      case "player_back": return ev.seat === S.seat ? null : fmt(S.awayBy[ev.seat] === "clock"
+        ? _("{name} is playing again.") : _("{name} is back."), { name: who });
       // Both the name and the text are isolated (<bdi>), so a French "!" stays at the end of its
       // line in the Arabic log, and an Arabic line keeps its own order in a French page. A line of a
       // player this one muted is not shown (Dineri.chatMuted: js/accounts/table-extras.js).
@@ -415,6 +425,13 @@
     var lines = G.describeEvent ? G.describeEvent(ev, ctx) : undefined;
     if (lines === undefined) { lines = describeCommon(ev, who); }
     (Array.isArray(lines) ? lines : [lines]).forEach(function (line) { if (line) { log(line); } });
+    // Who forfeited, for the match-end dialog (its words are the log's).
+    if (ev.type === "forfeit" && !old) {
+      var said = Array.isArray(lines) ? lines[0] : lines;
+      S.forfeit = { seat: ev.seat, text: typeof said === "string" ? said : null };
+    }
+    if (ev.type === "player_away") { S.awayBy[ev.seat] = ev.reason || "connection"; }
+    if (ev.type === "player_back") { delete S.awayBy[ev.seat]; }
     if (G.onEvent) { G.onEvent(ev, ctx, old); }
     if (ev.type === "reveal" && !old) { showRecordLink(); }
     if (ev.type === "rematch" && S.table) { S.table.rematch = ev.table; showRematch(); }
@@ -430,9 +447,45 @@
     holder.appendChild(body);
     var d = $("summary");
     if (!d.open) { d.showModal(); }
+    showDialogTurn();
     $("summary-close").focus();
   }
   $("summary-close").addEventListener("click", function () { $("summary").close(); });
+
+  // The round summary covers the table: when this seat's turn starts under it, the dialog says
+  // so, with the turn's clock (its round break included), above its Continue button (issue 13:
+  // a player reading the summary had its turns played by the clock, and was made away).
+  function showDialogTurn() {
+    var box = $("summary-turn");
+    if (!box) { return; }
+    var v = S.view, mine = $("summary").open && !!v && seated() && toAct(v).indexOf(S.seat) >= 0;
+    var c = mine ? clockOf(S.seat) : null, key = mine ? String(c ? c.expires_at : "") : null;
+    if (box.getAttribute("data-key") === key && !box.hidden === mine) { return; }
+    box.setAttribute("data-key", key === null ? "" : key);
+    box.textContent = "";
+    box.hidden = !mine;
+    if (!mine) { return; }
+    box.setAttribute("data-seat", S.seat);
+    box.appendChild(el("p", { class: "summary-turn-text", "data-expires": c ? c.expires_at : null, text: _("Your turn") }));
+    if (c && S.table.clock) { box.appendChild(clockBar(c)); }
+    tickClock();
+  }
+  /** The running clock of ``seat`` ({seat, expires_at, round_break?}), or null. */
+  function clockOf(seat) {
+    var rc = S.table && S.table.running_clock;
+    if (!rc || (S.view && S.view.phase === "over")) { return null; }
+    if (rc.seat === seat) { return rc; }
+    var all = rc.seats || [];
+    for (var i = 0; i < all.length; i++) { if (all[i].seat === seat) { return all[i]; } }
+    return null;
+  }
+  /** The turn clock as a bar that runs down over the whole clock, its round break included
+   * (tickClock sets its width, the break's colour and the 5 s warning). */
+  function clockBar(c) {
+    var brk = Number(c.round_break) || 0;
+    return el("div", { class: "clockbar", role: "presentation", "data-expires": c.expires_at,
+      "data-total": S.table.clock + brk, "data-break": brk || null }, [el("div", { class: "clockbar-fill" })]);
+  }
 
   /** The match-end dialog: the module's title and body; the record and rematch buttons follow. */
   function matchOver(title, body) {
@@ -510,7 +563,10 @@
       // Your own seat speaks to you ("You are away: you forfeit in …", never "his side"); a page
       // that is open is connected, so the clock made you away: say so, and how to come back.
       var why = ownAway ? _("The clock played your turns for you. Make a move to come back.") : null;
-      var attrs = { class: "badge away" + (ownAway ? " own" : ""), text: ownAway ? _("You are away") : _("Away") };
+      // Away because the clock played its turns: "not playing", never "connection lost" (issue 13).
+      var byClock = !ownAway && (info.away_reason === "clock" || S.awayBy[seat] === "clock");
+      var attrs = { class: "badge away" + (ownAway ? " own" : "") + (byClock ? " by-clock" : ""),
+        text: ownAway ? _("You are away") : byClock ? _("Not playing") : _("Away") };
       if (info.forfeit_at) { attrs["data-forfeit-at"] = info.forfeit_at; }
       if (why) { attrs.title = why; }
       badges.push(el("span", attrs));
@@ -528,11 +584,7 @@
     var box = el("div", { class: "seat pos-" + position(r) + (acting ? " on-turn" : ""),
       "data-seat": seat, style: "order: " + (n() - r) }, [head]);
     if (ownAway && !offline) { box.appendChild(el("div", { class: "away-why", text: why })); }
-    if (clock && S.table.clock) {
-      // The turn clock as a bar that runs down (tickClock sets its width and the 5 s warning).
-      box.appendChild(el("div", { class: "clockbar", role: "presentation", "data-expires": rc.expires_at,
-        "data-total": S.table.clock }, [el("div", { class: "clockbar-fill" })]));
-    }
+    if (clock && S.table.clock) { box.appendChild(clockBar(rc)); }
     var extra = G.seatContent ? G.seatContent(seat, v, ctx) : null;
     if (extra) { box.appendChild(extra); }
     return box;
@@ -566,6 +618,7 @@
     // Public state as data attributes, for tests and styling (nothing the page may not show).
     var ds = document.body.dataset;
     ds.phase = v.phase; ds.turn = toAct(v).join(","); ds.seq = String(S.lastSeq);
+    showDialogTurn();
     tickClock();
     showTurnInTitle();
     var myTurn = me && toAct(v).indexOf(S.seat) >= 0;
@@ -590,9 +643,10 @@
     });
     document.querySelectorAll(".clockbar").forEach(function (bar) {
       var exp = parseFloat(bar.getAttribute("data-expires")), total = parseFloat(bar.getAttribute("data-total"));
-      var left = Math.max(0, exp - now);
+      var left = Math.max(0, exp - now), brk = parseFloat(bar.getAttribute("data-break")) || 0;
       bar.firstChild.style.inlineSize = Math.min(100, 100 * left / total) + "%";
       bar.classList.toggle("low", left <= LOW_S);
+      bar.classList.toggle("round-break", brk > 0 && left > total - brk);  // still in the round break
       var mine = bar.parentNode && bar.parentNode.getAttribute("data-seat") === String(S.seat);
       if (mine && left <= LOW_S && left > 0 && warned !== exp) { warned = exp; D.Sound.play("low"); }
     });
@@ -602,8 +656,15 @@
       var text = b.classList.contains("offline")
         ? (partners() ? _("Reconnecting: your side forfeits in {n} s") : _("Reconnecting: you forfeit in {n} s"))
         : own ? (partners() ? _("You are away: your side forfeits in {n} s") : _("You are away: you forfeit in {n} s"))
+        : b.classList.contains("by-clock")
+        ? (partners() ? _("Not playing: the side forfeits in {n} s") : _("Not playing: forfeits in {n} s"))
         : (partners() ? _("Away: the side forfeits in {n} s") : _("Away: forfeits in {n} s"));
       b.textContent = fmt(text, { n: left });
+    });
+    document.querySelectorAll(".summary-turn-text[data-expires]").forEach(function (p) {
+      var left = Math.max(0, Math.round(parseFloat(p.getAttribute("data-expires")) - now));
+      p.textContent = fmt(_("Your turn ({n} s)"), { n: left });
+      p.classList.toggle("low", left <= LOW_S);
     });
     var grace = $("offline-grace");
     if (grace && grace.hasAttribute("data-forfeit-at")) {

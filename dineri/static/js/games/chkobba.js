@@ -218,12 +218,14 @@
   }
 
   function showMatchOver(ev, ctx) {
-    // The last round's summary (with its Total row and the game's result) stays under the result.
-    var kept = ctx.dialogOpen() ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
+    // The last round's summary (with its Total row and the game's result) stays under the result,
+    // unless a forfeit ended the match: then that table is an old round's, not the result (issue 13).
+    var forfeit = ev.reason === "forfeit";
+    var kept = ctx.dialogOpen() && !forfeit ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
     var first = ctx.me ? ctx.seat % 2 : 0;
     var wrap = el("div", null, [
-      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[first], b: ev.games_won[1 - first] }) }),
-      ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null
+      forfeit ? el("p", { class: "forfeit-line", text: ctx.forfeitText() || _("The match ended by forfeit.") }) : null,
+      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[first], b: ev.games_won[1 - first] }) })
     ].concat(kept));
     ctx.matchOver(matchResultText(ev.winner, ctx), wrap);
   }

@@ -136,13 +136,16 @@
   }
 
   function showMatchOver(ev, ctx) {
-    var kept = ctx.dialogOpen() ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
+    // After a forfeit the open dialog holds an old round's table, not the result (issue 13).
+    var forfeit = ev.reason === "forfeit";
+    var kept = ctx.dialogOpen() && !forfeit ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
     var order = ev.totals.map(function (t, s) { return s; }).sort(function (a, b) { return ev.totals[a] - ev.totals[b]; });
     var list = el("ol", { class: "g4-final" }, order.map(function (s) {
       var outText = (ctx.view && out(ctx.view, s)) ? " · " + _("left the match") : "";
       return el("li", { "data-seat": s, text: fmt(_("{name}: {n} points"), { name: ctx.playerName(s), n: ev.totals[s] }) + outText });
     }));
-    var wrap = el("div", null, [list, ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null].concat(kept));
+    var wrap = el("div", null, [forfeit ? el("p", { class: "forfeit-line", text: ctx.forfeitText() || _("The match ended by forfeit.") }) : null,
+      list].concat(kept));
     ctx.matchOver(winnersText(ev.winners, ctx), wrap);
   }
 

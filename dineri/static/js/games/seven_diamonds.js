@@ -152,13 +152,15 @@
   }
 
   function showMatchOver(ev, ctx) {
-    var kept = ctx.dialogOpen() ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
+    // After a forfeit the open dialog holds an old round's count, not the result (issue 13).
+    var forfeit = ev.reason === "forfeit";
+    var kept = ctx.dialogOpen() && !forfeit ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
     var order = ctx.me ? [ctx.sideOf(ctx.seat), 1 - ctx.sideOf(ctx.seat)] : [0, 1];
     var wrap = el("div", null, [
+      forfeit ? el("p", { class: "forfeit-line", text: ctx.forfeitText() || _("The match ended by forfeit.") }) : null,
       el("p", { class: "result", text: order.map(function (s) {
         return fmt(_("{side}: {n}"), { side: ctx.sideName(s), n: ev.scores[s] });
-      }).join(" · ") }),
-      ev.reason === "forfeit" ? el("p", { text: _("The match ended by forfeit.") }) : null
+      }).join(" · ") })
     ].concat(kept));
     ctx.matchOver(matchResultText(ev.winner, ctx), wrap);
   }
