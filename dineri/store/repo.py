@@ -609,7 +609,12 @@ class Append:
         """:meth:`run_many` on a DB-API cursor ``cur`` of ``dialect`` inside the caller's
         transaction (the writer's commits on the event loop: ``dineri.store.writer._Inline``;
         the same statements, compiled the same way, without SQLAlchemy's session and
-        connection). Raises what :meth:`run_many` raises, and the driver's errors unwrapped."""
+        connection). On PostgreSQL (the writer thread's ``_Raw``: a psycopg cursor) each run of
+        the group is one statement instead (:data:`_PG_APPEND`: the same claims, fence and
+        rows). Raises what :meth:`run_many` raises, and the driver's errors unwrapped."""
+        if dialect.name == "postgresql":
+            return _append_all_pg(cur, writes)
+
         def execute(d: _Driver, rows: list[dict[str, Any]]) -> int:
             cur.executemany(d.sql, d.params(rows))
             return int(cur.rowcount)
@@ -622,15 +627,133 @@ def _append_all(dialect: Any, execute: Callable[[_Driver, list[dict[str, Any]]],
         if w.guard is not None:
             w.guard()
     out: list[list[int]] = []
+    for chunk in _chunks(writes):
+        out.extend(_append_chunk(dialect, execute, chunk))
+    return out
+
+
+def _chunks(writes: Sequence[Append]) -> list[Sequence[Append]]:
+    """``writes`` cut, in order, into runs with no table twice: a run's claims may run in any
+    order (one statement), a table's second write goes to the next run."""
+    out: list[Sequence[Append]] = []
     i = 0
-    while i < len(writes):  # chunks with no table twice: a chunk's claims run in any order
+    while i < len(writes):
         seen: set[str] = set()
         j = i
         while j < len(writes) and writes[j].table_id not in seen:
             seen.add(writes[j].table_id)
             j += 1
-        out.extend(_append_chunk(dialect, execute, writes[i:j]))
+        out.append(writes[i:j])
         i = j
+    return out
+
+
+# The PostgreSQL raw path (dineri.store.writer._Raw, issue 9 item 6): a run of plain actions is ONE
+# statement: the claims (the same conditional UPDATE as _claim_statement: numbers and lease, i.e.
+# the fence) and both INSERTs, over arrays (unnest), where the executemany path made three
+# pipelined executemany, one Bind/Execute per row each. The INSERTs run only when every claim of
+# the run held (the count), so a beaten write inserts nothing and the caller sees the run's
+# Conflict, as from _append_chunk; the writer then rolls back and runs each write alone. A
+# duplicate action (the unique keys of events and actions) fails the statement: rolled back too.
+_PG_APPEND = """
+WITH c AS (
+  SELECT * FROM unnest(%(ids)s::varchar[], %(known)s::int[], %(nxt)s::int[], %(owners)s::varchar[],
+                       %(fences)s::int[], %(set_due)s::bool[], %(dues)s::timestamptz[])
+       AS c(id, known, nxt, owner, fence, set_due, due)
+), claimed AS (
+  UPDATE tables AS t
+     SET next_seq = c.nxt, due_at = CASE WHEN c.set_due THEN c.due ELSE t.due_at END
+    FROM c
+   WHERE t.id = c.id AND t.next_seq = c.known
+     AND EXISTS (SELECT 1 FROM table_leases AS l
+                  WHERE l.table_id = c.id AND l.owner = c.owner AND l.fence = c.fence)
+  RETURNING t.id
+), n AS (
+  SELECT count(*) AS k FROM claimed
+), ev AS (
+  INSERT INTO events (table_id, seq, event, created_at)
+  SELECT e.table_id, e.seq, e.event, %(now)s::timestamptz
+    FROM unnest(%(e_table)s::varchar[], %(e_seq)s::int[], %(e_event)s::text[]) AS e(table_id, seq, event), n
+   WHERE n.k = %(count)s
+  RETURNING 1
+), ac AS (
+  INSERT INTO actions (match_id, idx, seat, client_id, action, auto, ack_seq, created_at)
+  SELECT a.match_id, a.idx, a.seat, a.client_id, a.action, a.auto, a.ack_seq, %(now)s::timestamptz
+    FROM unnest(%(a_match)s::int[], %(a_idx)s::int[], %(a_seat)s::int[], %(a_client)s::varchar[],
+                %(a_action)s::text[], %(a_auto)s::bool[], %(a_ack)s::int[])
+         AS a(match_id, idx, seat, client_id, action, auto, ack_seq), n
+   WHERE n.k = %(count)s
+  RETURNING 1
+)
+SELECT (SELECT k FROM n), (SELECT count(*) FROM ev), (SELECT count(*) FROM ac)
+"""
+
+
+def _append_all_pg(cur: Any, writes: Sequence[Append]) -> list[list[int]]:
+    """:func:`_append_all` on a psycopg cursor: one statement per run (:data:`_PG_APPEND`).
+    Raises the run's first write's ``conflict`` when a claim did not hold (nothing of the run
+    inserted), :class:`Unfenced` for a write without a lease."""
+    for w in writes:
+        if w.guard is not None:
+            w.guard()
+    out: list[list[int]] = []
+    for chunk in _chunks(writes):
+        out.extend(_append_chunk_pg(cur, chunk))
+    return out
+
+
+def _append_chunk_pg(cur: Any, writes: Sequence[Append]) -> list[list[int]]:
+    ids: list[str] = []
+    known: list[int] = []
+    nxt: list[int] = []
+    owners: list[str] = []
+    fences: list[int] = []
+    set_due: list[bool] = []
+    dues: list[datetime | None] = []
+    e_table: list[str] = []
+    e_seq: list[int] = []
+    e_event: list[str] = []
+    a_match: list[int] = []
+    a_idx: list[int] = []
+    a_seat: list[int] = []
+    a_client: list[str | None] = []
+    a_action: list[str] = []
+    a_auto: list[bool] = []
+    a_ack: list[int] = []
+    out: list[list[int]] = []
+    for w in writes:
+        if w.holder is None:  # no event is numbered without a lease (issue 9 item 1)
+            raise Unfenced(f"event numbers of table {w.table_id} claimed without a lease")
+        first = w.known + 1
+        ids.append(w.table_id)
+        known.append(first)
+        nxt.append(first + len(w.events))
+        owners.append(w.holder[0])
+        fences.append(w.holder[1])
+        set_due.append(w.due is not False)
+        dues.append(w.due if isinstance(w.due, datetime) else None)
+        for i, ev in enumerate(w.events):
+            e_table.append(w.table_id)
+            e_seq.append(first + i)
+            e_event.append(_dump(ev))
+        for st in w.steps:
+            a_match.append(w.match_id)
+            a_idx.append(st["idx"])
+            a_seat.append(st["seat"])
+            a_client.append(st["client_id"])
+            a_action.append(_dump(st["action"]))
+            a_auto.append(bool(st["auto"]))
+            a_ack.append(w.known + st["events_end"])
+        out.append(list(range(first, first + len(w.events))))
+    cur.execute(_PG_APPEND, {
+        "ids": ids, "known": known, "nxt": nxt, "owners": owners, "fences": fences,
+        "set_due": set_due, "dues": dues, "now": utcnow(), "count": len(writes),
+        "e_table": e_table, "e_seq": e_seq, "e_event": e_event,
+        "a_match": a_match, "a_idx": a_idx, "a_seat": a_seat, "a_client": a_client,
+        "a_action": a_action, "a_auto": a_auto, "a_ack": a_ack})
+    row = cur.fetchone()
+    if row is None or int(row[0]) != len(writes):  # one (at least) was beaten: nothing of it stays
+        raise writes[0].conflict
     return out
 
 
