@@ -93,8 +93,20 @@ def test_the_replay_page_words_a_1v1_forfeit_and_every_step(browser: Any, server
     page.goto("/replay")
     # The file's Latin extension is an isolate of its own, left to right («(ملف ‎.json)» wrapped
     # into "json.)" at a line's start).
-    ext = page.locator("#open .hint bdi")
+    ext = page.locator("#open p.hint bdi")
     assert ext.inner_text() == ".json" and ext.evaluate("(e) => getComputedStyle(e).direction") == "ltr"
+    # ... and the parenthesis around it stays on one line: «(ملف» ending a line and ".json)" opening
+    # the next read as jumbled.
+    tops = page.evaluate("""() => { const p = document.querySelector('#open p.hint'), text = p.textContent;
+        const at = text.indexOf('('), end = text.indexOf(')', at);
+        const tops = new Set(), r = document.createRange();
+        let seen = 0;
+        const walk = (n) => { if (n.nodeType === 3) { for (let i = 0; i < n.data.length; i++, seen++) {
+            if (seen < at || seen > end || n.data[i] === ' ' || n.data[i] === '\u00a0') { continue; }
+            r.setStart(n, i); r.setEnd(n, i + 1); tops.add(Math.round(r.getBoundingClientRect().top)); } }
+          else { n.childNodes.forEach(walk); } };
+        walk(p); return Array.from(tops); }""")
+    assert len(tops) == 1, tops
     page.set_input_files("#record-file", str(path))
     page.locator("#viewer").wait_for(state="visible")
     said = []
