@@ -72,3 +72,16 @@ def test_golf4_slots_are_named_by_their_number_and_place(lang: str) -> None:
     # The log and the swap button take the whole name, number and place.
     assert "{slot}" in tr.gettext("{name} puts a card into {slot}; the {card} goes on the discard pile.")
     assert "{slot}" in tr.gettext("Swap into {slot}")
+
+
+def test_the_steps_page_names_computers_as_the_pages_do() -> None:
+    """/matches/<id> listed its players by their stored names, "Bot 1 (easy)" on an Arabic page
+    (fresh trial): a computer is «الحاسوب 1 · سهل» there too; the game's module is loaded to word
+    the steps."""
+    from dineri.web import i18n
+
+    html = i18n.environment("ar").get_template("accounts/replay.html").render(
+        lang="ar", dir="rtl", languages=i18n.LANGUAGES, catalogue={}, config={}, static="/static/", next="/",
+        match_id=4, players=["Bot 1 (easy)", "سلمى"], module="chkobba")
+    assert "<bdi>الحاسوب 1 · سهل</bdi> · <bdi>سلمى</bdi>" in html and "Bot 1" not in html
+    assert '<script src="/static/js/games/chkobba.js"></script>' in html
