@@ -486,6 +486,65 @@ def test_a_raw_connection_killed_between_groups_loses_and_doubles_nothing(pg_url
     engine.dispose()
 
 
+@pytest.mark.parametrize("db", ["sqlite", "postgres"])
+def test_a_group_stores_the_same_rows_through_any_path(tmp_path: Path, db: str,
+                                                       request: pytest.FixtureRequest) -> None:
+    """The raw group path (on PostgreSQL one statement over JSON rows, repo._PG_APPEND) stores
+    exactly what a write alone stores through a Session: each event's and action's JSON text
+    byte for byte (quotes, backslashes, non-ASCII), a missing client id as NULL, the ack numbers,
+    and the table's due time set, cleared or left as it was (issue 8 item 6, issue 9 item 6)."""
+    url = request.getfixturevalue("pg_url") if db == "postgres" else f"sqlite:///{tmp_path / 'r.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 6)
+    a = ("node-a", 1)
+    due = datetime(2031, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
+    earlier = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    with sm.begin() as s:  # a due time the third write of each half leaves as it is
+        for t, _ in tables:
+            repo.set_due(s, t, earlier)
+    odd = {"type": "said", "text": 'قال "لا" \\ é\n\t', "n": 3, "nested": {"k": [1, None, True]}}
+
+    def write(table: tuple[str, int], due_at: datetime | bool | None, client: str | None) -> repo.Append:
+        step = {"idx": 0, "seat": 1, "client_id": client, "action": {"type": "say", "text": odd["text"]},
+                "auto": client is None, "events_end": 2}
+        return repo.Append(table[0], table[1], 0, [odd, {"type": "turn", "seat": 0}], [step], a, due_at)
+    grouped = [write(tables[0], due, "c-1"), write(tables[1], None, None), write(tables[2], False, "c-3")]
+    alone = [write(tables[3], due, "c-1"), write(tables[4], None, None), write(tables[5], False, "c-3")]
+    writer = Writer(sm, timeout=10, on_loop=False)
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(*(writer.run(w) for w in grouped))
+    assert asyncio.run(run()) == [[1, 2]] * 3
+    writer.stop()
+    if db == "postgres":
+        assert writer.raw_commits == 1
+    for w in alone:  # each through a Session: the statements of run_many
+        with sm.begin() as s:
+            assert w(s) == [1, 2]
+
+    def stored(table: tuple[str, int]) -> tuple[Any, ...]:
+        with engine.connect() as c:
+            events = c.execute(text("SELECT seq, event FROM events WHERE table_id = :t ORDER BY seq"),
+                               {"t": table[0]}).all()
+            actions = c.execute(text("SELECT idx, seat, client_id, action, auto, ack_seq FROM actions "
+                                     "WHERE match_id = :m"), {"m": table[1]}).all()
+            at = c.execute(text("SELECT next_seq, due_at FROM tables WHERE id = :t"), {"t": table[0]}).one()
+        when = at[1]
+        if isinstance(when, str):  # SQLite: text
+            when = datetime.fromisoformat(when)
+        if when is not None and when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return ([tuple(e) for e in events], [tuple(x) for x in actions], at[0], when)
+    for g, one, expect_due in zip(tables[:3], tables[3:], [due, None, earlier], strict=True):
+        got, ref = stored(g), stored(one)
+        assert got == ref, (got, ref)
+        assert got[0][0] == (1, repo._dump(odd)) and got[2] == 3 and got[3] == expect_due
+    assert stored(tables[1])[1][0][2] is None  # no client id: NULL
+    engine.dispose()
+
+
 def _leased(sm: Any, n: int) -> list[tuple[str, int]]:
     tables = _batch_tables(sm, n)
     with sm.begin() as s:
