@@ -35,8 +35,8 @@ class Settings(BaseSettings):
         "turns in a row played by the turn clock after which a seat counts as away (0 = never)"))
     clock_scale: float = Field(default=1.0, gt=0, description="multiplies table turn clocks (tests)")
     round_break_seconds: float = Field(default=20.0, ge=0, le=600, description=(
-        "seconds added to the turn clock of a new round's first turn (the round summary's reading "
-        "time, issue 13; multiplied by clock_scale too); 0 = none"))
+        "seconds added to the turn clock of each seat's first turn in a new round (the round summary's "
+        "reading time, issue 13; multiplied by clock_scale too); 0 = none"))
     testing: bool = Field(default=False, description="only then may a client supply deck orders")
     bot_delay: float | None = Field(default=None, ge=0, le=10, description=(
         "seconds a computer player waits before each move, so people can follow it (issue 13 "

@@ -146,7 +146,7 @@ class GameMatch(ABC):
 
     def rounds_done(self) -> int:
         """How many rounds are finished: ``len(rounds())``, cheaply (the service asks after every
-        action: a new round's first turn gets a round break on its clock, the time to read the
+        action: each seat's first turn of a new round gets a round break on its clock, the time to read the
         round summary the pages show, issue 13)."""
         return len(self.rounds())
 

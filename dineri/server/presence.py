@@ -47,6 +47,7 @@ class Presence:
     # or a takeover gives no break); seat -> the round break included in its running clock (s).
     _clock_rounds: int = -1
     _clock_breaks: dict[int, float] | None = None
+    _break_owed: set[int] | None = None  # seats of this round whose break is still to come
     _grace: dict[int, asyncio.Task[None]]
     _grace_at: dict[int, float]
     _clock_streak: dict[int, int]
@@ -280,10 +281,11 @@ class Presence:
         not be stored: it tries again a clock later).
 
         Round break (issue 13): when the action finished a round (``GameMatch.rounds_done`` grew),
-        the new round's first fresh clocks get ``round_break_seconds`` (× ``clock_scale``) more,
-        the time to read the round summary every page shows, so a player reading it never has its
-        turn played by the clock (nor, three turns on, is made away and forfeits). Not after a
-        restart or a takeover (the rounds are not known yet in this process: a full clock)."""
+        every seat's first fresh clock of the new round gets ``round_break_seconds`` (×
+        ``clock_scale``) more, the time to read the round summary every page shows, so a player
+        reading it never has its turn played by the clock (nor, three turns on, is made away and
+        forfeits), whoever plays first (in 2v2 with computers a computer mostly does). Not after
+        a restart or a takeover (the rounds are not known yet in this process: a full clock)."""
         old, old_step = self._clocks, self._clock_step
         old_breaks = self._clock_breaks or {}
         for task in self._clock_tasks.values():
@@ -299,7 +301,10 @@ class Presence:
         scale = self.settings.clock_scale
         delay = self.clock * scale
         new_round = 0 <= known < rounds
-        pause = self.settings.round_break_seconds * scale if new_round and not fresh else 0.0
+        if new_round:  # every seat is owed its break, taken with its first fresh clock
+            self._break_owed = set(range(match.seats))
+        owed = self._break_owed if self._break_owed is not None else set()
+        brk_s = self.settings.round_break_seconds * scale
         loop = asyncio.get_running_loop()
         now = time.time()
         for seat in waiting:
@@ -307,6 +312,10 @@ class Presence:
             # that ended a round and is awaited again in golf4's next peek gets a fresh clock).
             keep = not fresh and seat in old and (
                 step == old_step or (len(waiting) > 1 and len(old) > 1 and not new_round))
+            pause = 0.0
+            if not keep and not fresh and seat in owed:
+                pause = brk_s
+                owed.discard(seat)
             expires, brk = (old[seat], old_breaks.get(seat, 0.0)) if keep else (now + delay + pause, pause)
             if not keep and not fresh and seat in old and len(old) > 1 and old[seat] > expires:
                 expires, brk = old[seat], old_breaks.get(seat, 0.0)  # the last of several awaited
@@ -320,7 +329,7 @@ class Presence:
         """The table info's ``running_clock``: the first awaited seat's clock ``{"seat",
         "expires_at"}`` and, when the game waits on several, ``seats``: every awaited seat's
         ``{"seat", "expires_at"}``; ``None`` when no clock runs. A clock that holds a round break
-        (a new round's first turn) says so: ``round_break`` (seconds, included in
+        (the seat's first turn of a new round) says so: ``round_break`` (seconds, included in
         ``expires_at``)."""
         if not self._clocks:
             return None

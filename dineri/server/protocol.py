@@ -160,14 +160,14 @@ class SeatClock(_Msg):
 
     seat: int
     expires_at: float
-    #: The round break this clock holds (a new round's first turn, issue 13), in seconds.
+    #: The round break this clock holds (the seat's first turn of a new round, issue 13), in seconds.
     round_break: float | None = None
 
 
 class ClockInfo(_Msg):
     """The running turn clock: the seat it runs for and when it expires (Unix seconds); when
     the game waits on several seats at once (golf4's peek, G6), ``seats`` lists each one's.
-    ``round_break``: present on the first turn of a new round, the seconds added to that
+    ``round_break``: present on each seat's first turn of a new round, the seconds added to that
     clock to read the round summary (``DINERI_ROUND_BREAK_SECONDS``, included in
     ``expires_at``)."""
 
