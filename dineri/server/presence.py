@@ -156,6 +156,7 @@ class Presence:
             await self._shared_count(seat, +1)
             self.connections[seat] = self.connections.get(seat, 0) + 1
             if self._clock_streak.get(seat, 0) >= self._clock_away_turns():
+                await self._tell_clock_away(seat)
                 return  # away by the clock: only the seat's own action brings it back
             owner = await self._presence_owner()
             if owner is None:
@@ -170,6 +171,20 @@ class Presence:
         async with self.lock:
             if self._clock_streak.get(seat, 0) < self._clock_away_turns():
                 await self._back(seat)
+            else:
+                await self._tell_clock_away(seat)
+
+    async def _tell_clock_away(self, seat: int) -> None:
+        """``seat`` connects while away by the clock (lock held): if the table was never told
+        (the clock's turns ran while it had no socket, so it was away silently), it is now
+        (``player_away``, ``reason: "clock"``): its page then shows why and the countdown to the
+        forfeit its grace is already running towards, instead of a forfeit out of nowhere (issue
+        13). Only the table's owner judges it (its clock played the turns)."""
+        if (seat not in self.away or seat in self.announced_away or self.status != "playing"
+                or self.match is None or self.match.over or seat not in self._grace):
+            return
+        self.announced_away.add(seat)
+        await self._announce({"type": "player_away", "seat": seat, "reason": "clock"})
 
     async def disconnected(self, seat: int) -> None:
         """A connection of ``seat`` closed; at the last one, during a match, the seat is away
