@@ -51,7 +51,9 @@ process at its budget (throttled), one idle while waiting on something else, or 
 creators let go of tables; ``--logs DIR`` keeps the servers' and nginx's logs there and prints
 their warnings (and each server's gc and event-loop stall summary, logged when it stops) at the
 end. ``--rates-two`` gives the two-process run its own steps (one process saturates at about
-half the rate: finer steps around each one's limit, without running one process far past it).
+half the rate: finer steps around each one's limit, without running one process far past it);
+``--refine N`` adds N steps to each run, halving the gap between its highest rate held and the
+lowest one above it that was not (a grid of 50/s at 450/s alone is an 11 % step).
 """
 
 from __future__ import annotations
@@ -400,8 +402,39 @@ def rss_kib(pid: int) -> int:
     return _rss(pid)
 
 
+class Steps:
+    """The rates of one run for load.drive: ``rates`` in order, then ``refine`` more steps, each
+    halfway (rounded to ``grain``/s) between the highest rate held so far and the lowest rate
+    above it that was not held, so the highest rate held is known to better than the grid's
+    step (every step is still a fresh measurement: a rate held once and missed once counts as
+    held, as load.highest_held reads the rows). :func:`show` records each row here."""
+
+    def __init__(self, rates: list[float], refine: int, grain: float = 10.0) -> None:
+        self.rates, self.refine, self.grain = rates, refine, grain
+        self.rows: list[load.Row] = []
+
+    def __iter__(self) -> Any:
+        yield from self.rates
+        for _ in range(self.refine):
+            held = [r.target for r in self.rows if r.held]
+            low = max(held, default=0.0)
+            above = [r.target for r in self.rows if not r.held and r.target > low]
+            if not above:
+                return
+            high = min(above)
+            mid = round((low + high) / 2 / self.grain) * self.grain
+            if mid <= low or mid >= high:
+                return
+            yield mid
+
+
+_steps: Steps | None = None
+
+
 def show(r: load.Row) -> None:
     """load.show, then the step's CPU by part (:meth:`SiteProcs.step_line`)."""
+    if _steps is not None:
+        _steps.rows.append(r)
     _show(r)
     if _site_procs is not None and len(_site_procs.snapshots) >= 2:
         print(_site_procs.step_line(r), flush=True)
@@ -484,7 +517,9 @@ def run(site: Site, name: str, args: Any, rates: list[float], quota: CpuQuota | 
     if _timeline is not None:
         _timeline.start()
     try:
-        rows = load.drive(target, rates, args.duration, args.procs)
+        global _steps
+        _steps = Steps(rates, args.refine)
+        rows = load.drive(target, _steps, args.duration, args.procs)  # type: ignore[arg-type]
     finally:
         if _timeline is not None:
             _timeline.stop()
@@ -563,6 +598,9 @@ def main() -> None:
                    help="comma-separated target actions/s over all tables")
     p.add_argument("--rates-two", default=None,
                    help="the two-process run's steps instead of --rates (e.g. finer steps around its limit)")
+    p.add_argument("--refine", type=int, default=0, metavar="N",
+                   help="after the steps, N more, each halfway between the highest rate held and the lowest "
+                        "rate above it not held (to 10/s): the highest rate held to better than the grid")
     p.add_argument("--duration", type=float, default=8.0, help="measured seconds per step")
     p.add_argument("--procs", type=int, default=2, help="client processes")
     p.add_argument("--nginx-workers", default=None,
