@@ -66,3 +66,33 @@ def test_the_page_counts_down_while_the_server_is_down_and_is_back_within_2_s(
         bilel.close()
     # Only the attempts made while the server was down failed.
     assert [e for e in console.errors if "WebSocket" not in e and "ERR_CONNECTION_REFUSED" not in e] == []
+
+
+# Every socket of the page drops, and its next attempt is put off for 10 minutes.
+PUT_OFF = """Dineri.sockets.forEach(function (s) {
+    s.retry = function () {
+        var self = this;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(function () { self.timer = null; self.connect(); }, 600000);
+    };
+    s.ws.close(); })"""
+
+
+def test_back_online_the_page_reconnects_at_once(browser: Any, server: str, console: Any) -> None:
+    """The browser says it is online again (`online`): the page tries at once, whatever its
+    backoff still had to wait."""
+    amel, bilel = player(browser, server, "Amel"), player(browser, server, "Bilel")
+    table_id = started([amel, bilel])
+    page = console.watch(amel.new_page())
+    page.goto(f"/t/{table_id}")
+    page.wait_for_function("document.body.dataset.phase === 'cut'")
+    page.evaluate(PUT_OFF)
+    page.locator("#offline").wait_for(state="visible", timeout=10000)
+    page.wait_for_timeout(1000)
+    assert not page.evaluate("Dineri.sockets.some(function (s) { return s.connected; })")
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("Dineri.sockets.every(function (s) { return s.connected; })", timeout=3000)
+    page.locator("#offline").wait_for(state="hidden", timeout=3000)
+    for ctx in (amel, bilel):
+        ctx.close()
+    assert console.errors == []
