@@ -90,7 +90,7 @@ def _check_summary(page: Any, result: dict[str, Any], scores: list[int], side: i
         assert rows[label] == [str(result[key][i]) for i in order], label
     assert rows["Total"] == [str(scores[i]) for i in order]
     legend = dialog.locator(".legend").inner_text()
-    assert "Karta: 1 point to the side with more cards." in legend and "Baji: a tie" in legend
+    assert "Karta: 1 point to the player with more cards." in legend and "Baji: a tie" in legend
     cats = dialog.locator(".categories").inner_text()
     labels = {"karta": "Karta", "dinari": "Dinari", "barmila": "Barmila", "sabaa": "Sab'a l-hayya"}
     for key, label in labels.items():
