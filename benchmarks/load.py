@@ -589,11 +589,14 @@ def gc_report(log: Path | None) -> str | None:
     if log is None or not log.exists():
         return None
     found = None
+    docs: list[dict[str, Any]] = []
     for line in log.read_text(errors="replace").splitlines():
         with contextlib.suppress(ValueError):
             doc = json.loads(line)
-            if isinstance(doc, dict) and doc.get("msg") == "gc pauses":
-                found = doc
+            if isinstance(doc, dict) and doc.get("msg") in ("gc pauses", "writer totals"):
+                docs.append(doc)
+                if doc["msg"] == "gc pauses":
+                    found = doc
     if found is None:
         return None
     out = (f"server GC ({'tuned' if found.get('tuned') else 'CPython defaults'}): "
@@ -606,6 +609,11 @@ def gc_report(log: Path | None) -> str | None:
                 f"{found['max_cpu_ms_by_generation']} ms CPU; histogram (ms bounds {hist['buckets']}) "
                 f"{hist['by_generation']}; most collected {found['most_collected']}; "
                 f"{found.get('freezes', 0)} freezes after a slow old collection")
+    writer = next((d for d in docs if d.get("msg") == "writer totals"), None)
+    if writer is not None and writer.get("commits"):
+        out += (f"\n# writer (whole run): {writer['writes']} writes in {writer['commits']} commits "
+                f"({writer['writes'] / writer['commits']:.1f} per commit); on the loop "
+                f"{writer['loop_writes']} writes in {writer['loop_commits']} commits")
     late = found.get("loop_late")
     if late:
         out += (f"\n# event loop wake-ups ({late['wakeups']}, every 10 ms): latest {late['max_ms']} ms late, "

@@ -101,9 +101,12 @@ async def run(url: str, tables: int, seconds: float, receivers: bool = True,
 
     t0 = time.perf_counter()
     cpu0 = time.process_time()
+    w = service.writer
+    c0, w0, l0 = w.commits, w.writes, w.loop_writes
     await asyncio.gather(*(play(s) for s in sess_list))
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
+    commits, loop_writes = w.commits - c0, w.loop_writes - l0
     await service.stop()
     await fanout.stop()
     engine.dispose()
@@ -111,7 +114,9 @@ async def run(url: str, tables: int, seconds: float, receivers: bool = True,
     n = len(latencies)
     return {"actions": n, "actions_per_s": n / wall, "cpu_ms_per_action": 1000 * cpu / max(n, 1),
             "median_ms": 1000 * statistics.median(latencies), "chars_per_action": sent[0] / max(n, 1),
-            "p99_ms": 1000 * latencies[min(n - 1, int(n * 0.99))]}
+            "p99_ms": 1000 * latencies[min(n - 1, int(n * 0.99))],
+            "writes_per_commit": (w.writes - w0) / max(commits, 1),
+            "loop_write_share": loop_writes / max(w.writes - w0, 1)}
 
 
 def main() -> None:
@@ -147,7 +152,9 @@ def main() -> None:
     print(f"{kind} tables={args.tables} actions={figures['actions']:.0f} "
           f"actions/s={figures['actions_per_s']:.0f} cpu/action={figures['cpu_ms_per_action']:.2f}ms "
           f"ack median={figures['median_ms']:.1f}ms p99={figures['p99_ms']:.1f}ms "
-          f"frames={figures['chars_per_action']:.0f} chars/action")
+          f"frames={figures['chars_per_action']:.0f} chars/action "
+          f"writes/commit={figures['writes_per_commit']:.1f} "
+          f"written on the loop={figures['loop_write_share']:.0%}")
 
 
 if __name__ == "__main__":

@@ -101,6 +101,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                         "freezes": freezer.freezes if freezer else 0,
                                         **(freezer.thaw_summary() if freezer else {}),
                                         "loop_late": stalls.summary()})
+        w = services.tables.writer  # group sizes: benchmarks/load.py prints writes per commit
+        log.warning("writer totals", extra={"commits": w.commits, "writes": w.writes,
+                                            "loop_commits": w.loop_commits, "loop_writes": w.loop_writes,
+                                            "raw_commits": w.raw_commits})
         await bots.stop()
         await services.tables.stop()
         stop_revocations()

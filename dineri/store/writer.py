@@ -21,9 +21,12 @@ itself, at the loop's next turn after the first of them was queued, on a connect
 thread and its answer back (a wake-up of the thread, the GIL passed twice, a wake-up of the loop;
 issue 8: about a fifth of the server's time at a few hundred actions a second). The promise is
 the same: the caller hears back after the commit. That connection never waits for the file's lock
-(``busy_timeout`` 0) and never checkpoints (``wal_autocheckpoint`` 0: a checkpoint fsyncs): when
-the lock is taken (a thread's write in progress), or anything fails, the transaction is rolled
-back and the group goes to the thread as any other write (nothing of it committed); the thread
+(``busy_timeout`` 0) and never checkpoints (``wal_autocheckpoint`` 0: a checkpoint fsyncs). While
+the thread commits a group of its own (it holds the file's lock), plain actions wait on the loop
+for its end and are committed there then (handing them to the thread kept it busy, and then every
+later group went there too); when the lock is taken by another connection, or anything fails, the
+transaction is rolled back and the group goes to the thread as any other write (nothing of it
+committed); the thread
 runs a passive checkpoint every :data:`CHECKPOINT_EVERY` loop commits, so the WAL stays bounded.
 With ``synchronous=FULL`` (an fsync per commit) or PostgreSQL (a network round trip) every write
 goes to the thread. On PostgreSQL the thread runs a group of plain actions only through the same
@@ -129,9 +132,13 @@ class Writer:
         self.commits = 0  # transactions committed (groups), for benchmarks and tests
         self.writes = 0  # writes committed
         self.loop_commits = 0  # of those, committed on the event loop (_Inline)
+        self.loop_writes = 0  # writes of those
         self.raw_commits = 0  # of those, committed by the thread on its raw connection (_Raw)
         # Plain actions waiting for the loop's next turn (committed there: _flush).
         self._pending: list[_Write[Any]] = []
+        # The loop waits for the thread's group to end (_flush deferred): the thread then wakes it.
+        self._waiting: asyncio.AbstractEventLoop | None = None
+        self._defer_timer: asyncio.TimerHandle | None = None  # the earliest waiting deadline
         self._inline = _Inline(sm) if on_loop and _Inline.may(sm) else None
         self._raw = _Raw(sm) if _Raw.may(sm) else None
         self._since_checkpoint = 0
@@ -145,6 +152,10 @@ class Writer:
     def stop(self, timeout: float = 5.0) -> None:
         """Commit what is queued, then stop the thread."""
         pending, self._pending = self._pending, []
+        if self._defer_timer is not None:
+            self._defer_timer.cancel()
+            self._defer_timer = None
+        self._waiting = None
         if pending:  # not flushed by the loop (it is stopping): the thread commits them
             self.start()
             for w in pending:
@@ -226,6 +237,9 @@ class Writer:
         progress holds the file's lock) or the commit here failed (rolled back: nothing of
         them committed; the thread retries each alone if need be)."""
         batch, self._pending = self._pending, []
+        if self._defer_timer is not None:
+            self._defer_timer.cancel()
+            self._defer_timer = None
         now = time.monotonic()
         live: list[_Write[Any]] = []
         for w in batch:
@@ -236,17 +250,34 @@ class Writer:
                 continue
             live.append(w)
         if not live:
+            self._waiting = None
             return
         inline = self._inline
-        # While the thread commits a group it holds the file's lock: no try here then. Writes
-        # queued for it but not begun do not matter (another table's; a table's own writes
-        # wait for each other), nor does a checkpoint (passive: it takes no writer's lock).
+        # While the thread commits a group it holds the file's lock: no try here then, but no
+        # hand-off either: the group waits on the loop until the thread's ends (the thread wakes
+        # the loop, _end_group). Handed to the thread, plain actions kept it busy, and every
+        # group after them went there too (the thread's slower path: under load 12 of 6,234
+        # commits were the loop's). Writes queued for the thread but not begun do not matter
+        # (another table's; a table's own writes wait for each other), nor does a checkpoint
+        # (passive: it takes no writer's lock). Flag first, then look: the thread clears
+        # ``_busy_since`` first, then looks at the flag, so one of the two always sees the other.
+        if inline is not None and not inline.disabled:
+            loop = live[0].loop
+            self._waiting = loop
+            if self._busy_since is not None:
+                self._pending = live + self._pending
+                # A thread stuck on a stalled database: the writes still fail at their deadline.
+                first = min(w.deadline for w in live)
+                self._defer_timer = loop.call_later(max(0.0, first - now), self._flush)
+                return
+            self._waiting = None
         if inline is not None and self._busy_since is None:
             values = inline.commit([w.fn for w in live])
             if values is not None:
                 self.commits += 1
                 self.writes += len(live)
                 self.loop_commits += 1
+                self.loop_writes += len(live)
                 for w, v in zip(live, values, strict=True):
                     if not w.future.done():
                         w.future.set_result(v)
@@ -352,7 +383,16 @@ class Writer:
             for w in live:  # one write failed: each alone, so the others still commit
                 self._commit_alone(w)
         finally:
-            self._busy_since = None
+            self._end_group()
+
+    def _end_group(self) -> None:
+        """The thread's group is over: the file's lock is free; wake the loop if plain actions
+        wait for it (see :meth:`_flush`: clear first, then look)."""
+        self._busy_since = None
+        loop = self._waiting
+        if loop is not None:
+            self._waiting = None
+            _call(loop, self._flush)
 
     def _commit_alone(self, w: _Write[Any]) -> None:
         if self._expired(w):

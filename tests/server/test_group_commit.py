@@ -606,6 +606,84 @@ def test_a_plain_action_meeting_the_files_lock_is_committed_by_the_thread(tmp_pa
     engine.dispose()
 
 
+def test_plain_actions_arriving_while_the_thread_commits_wait_and_commit_on_the_loop(tmp_path: Path) -> None:
+    """Issue 8 item 2: plain actions queued while the writer thread is in a transaction (it holds
+    the file's lock) wait on the loop until its commit, then commit there in one transaction:
+    they are not handed to the thread (whose group would hold the lock for the next ones: under
+    load nearly every plain action went to the thread), and none of them commits before the
+    thread's write (a table's writes are stored in the order they were made)."""
+    url = f"sqlite:///{tmp_path / 'w.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 4)
+    writer = Writer(sm, timeout=10)
+    order: list[str] = []
+    began = threading.Event()
+
+    def slow(s: Session) -> str:  # not a plain action: the thread's
+        began.set()
+        s.execute(text("UPDATE tables SET status = status WHERE id = :t"), {"t": tables[0][0]})
+        time.sleep(0.3)  # holds the file's lock
+        order.append("thread")
+        return "slow"
+
+    async def run() -> list[Any]:
+        first = asyncio.ensure_future(writer.run(slow))
+        while not began.is_set():
+            await asyncio.sleep(0.005)
+
+        async def plain(t: tuple[str, int]) -> Any:
+            out = await writer.run(_append(t, 0, ("node-a", 1)))
+            order.append("loop")
+            return out
+        return [await first, *await asyncio.gather(*(plain(t) for t in tables[1:]))]
+    assert asyncio.run(run()) == ["slow", [1], [1], [1]]
+    writer.stop()
+    assert order == ["thread", "loop", "loop", "loop"]
+    assert (writer.loop_commits, writer.loop_writes, writer.commits) == (1, 3, 2)
+    with sm() as s:
+        for t in tables[1:]:
+            assert repo.events_after(s, t[0], 0) == [(1, {"type": "kept", "n": 0})]
+    engine.dispose()
+
+
+def test_plain_actions_waiting_for_a_stuck_thread_are_refused_at_their_deadline(tmp_path: Path) -> None:
+    """Issue 7 item 3: a plain action waiting on the loop for a thread stuck in its transaction
+    is answered ``Unavailable`` at its deadline, and never committed afterwards."""
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 2)
+    writer = Writer(sm, timeout=0.4)
+    began = threading.Event()
+
+    def stuck(s: Session) -> None:
+        began.set()
+        s.execute(text("UPDATE tables SET status = status WHERE id = :t"), {"t": tables[0][0]})
+        time.sleep(1.2)
+
+    async def run() -> tuple[list[Any], float]:
+        first = asyncio.ensure_future(writer.run(stuck))
+        while not began.is_set():
+            await asyncio.sleep(0.005)
+        t0 = time.monotonic()
+        out = await asyncio.gather(writer.run(_append(tables[1], 0, ("node-a", 1))), first,
+                                   return_exceptions=True)
+        waited = time.monotonic() - t0
+        await asyncio.sleep(1.2)  # the thread is done: nothing of the refused action commits now
+        return out, waited
+    out, waited = asyncio.run(run())
+    writer.stop()
+    assert isinstance(out[0], Unavailable) and isinstance(out[1], Unavailable), out
+    assert 0.3 <= waited < 1.0, waited
+    assert writer.loop_commits == 0
+    with sm() as s:
+        assert repo.events_after(s, tables[1][0], 0) == []
+    engine.dispose()
+
+
 def test_a_refused_write_in_a_loop_group_takes_no_other_with_it(tmp_path: Path) -> None:
     """A write of a loop group that is refused (its lease is another writer's) rolls the loop's
     transaction back; the thread then stores the others and refuses that one alone: nothing is
