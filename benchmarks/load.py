@@ -608,7 +608,7 @@ def gc_report(log: Path | None) -> str | None:
         out += (f"; longest by generation {found['max_ms_by_generation']} ms wall, "
                 f"{found['max_cpu_ms_by_generation']} ms CPU; histogram (ms bounds {hist['buckets']}) "
                 f"{hist['by_generation']}; most collected {found['most_collected']}; "
-                f"{found.get('freezes', 0)} freezes after a slow old collection")
+                f"{found.get('freezes', 0)} freezes")
     writer = next((d for d in docs if d.get("msg") == "writer totals"), None)
     if writer is not None and writer.get("commits"):
         out += (f"\n# writer (whole run): {writer['writes']} writes in {writer['commits']} commits "

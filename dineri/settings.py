@@ -67,6 +67,8 @@ class Settings(BaseSettings):
                                                                  "its hello; 0 = none")
     gc_tuning: bool = Field(default=True, description="gc.freeze() after start-up and higher collector "
                                                       "thresholds (issue 8 item 5; off: CPython's defaults)")
+    gc_freeze_every: bool = Field(default=True, description="with gc_tuning: freeze what survived every "
+                                  "collection, young ones too (each survivor is walked once; issue 8)")
     gc_thaw_minutes: float = Field(default=0.0, ge=0, description="minutes between thaws of what the "
                                    "collector tuning froze at most (unfreeze, one full collection, freeze "
                                    "again: frees what died in a cycle while frozen, a pause over the whole "

@@ -77,7 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         freezer = None
         if settings.gc_tuning:  # what start-up built lives on: never walk it again (issue 8 item 5)
             freezer = gcpause.tune(collect=True if migrated else None,  # Alembic leaves garbage
-                                   thaw_every=settings.gc_thaw_minutes * 60.0)
+                                   thaw_every=settings.gc_thaw_minutes * 60.0,
+                                   every=settings.gc_freeze_every)
         else:
             gcpause.release()
         pauses = gcpause.Pauses()  # from here on: the pauses of serving, not tune()'s own collection

@@ -14,10 +14,14 @@ per seated socket). So, after start-up (:func:`tune`):
   or more, or that left :data:`OLD_LIMIT` objects or more in the old generation, what survived
   it is frozen too, so the old generations never grow to a long pause.
   In steady play those collections are quick and nothing is frozen; a burst of new sockets or
-  tables freezes once. The price: an object frozen this way that later dies *in a reference
-  cycle* is never freed (an acyclic one is freed as usual by its reference count). So the
-  server makes no such cycles where it churns: an action (judged, stored, its bundle cut into
-  frames, its clock re-armed), a table socket (uvicorn's HTTP protocol of its upgrade:
+  tables freezes once. By default (``DINERI_GC_FREEZE_EVERY``) it freezes after *every*
+  collection instead, young ones too: a table's state lives a second or so, from one action to
+  the next, and each piece of it was walked by a young and again by a middle collection (half
+  of the collector's CPU at 2,000 actions/s: :class:`Freezer`).
+  The price: an object frozen this way that later dies *in a reference cycle* is never freed
+  (an acyclic one is freed as usual by its reference count). So the server makes no such
+  cycles where it churns: an action (judged, stored, its bundle cut into frames, its clock
+  re-armed), a table socket (uvicorn's HTTP protocol of its upgrade:
   ``dineri.server.edge``), a table's lease (``dineri.store.lease``), the lobby query, a finished
   table evicted (the session's Frames holds it through a weak proxy); ``tests/server/test_gc.py``
   holds each to it. ``benchmarks/soak.py`` measures what is left: 4 minutes of 150 actions/s
@@ -282,11 +286,21 @@ class Freezer(_Callback):
 
     The old generation is counted (``gc.get_objects(2)``, a list of it) after every old
     collection but only after every ``count_every``-th middle one, or every one once it held half
-    of ``old_limit``: listing it after each of them was 5-11 % of the loop under load (py-spy)."""
+    of ``old_limit``: listing it after each of them was 5-11 % of the loop under load (py-spy).
+
+    ``every``: freeze after *every* collection, young ones too (``DINERI_GC_FREEZE_EVERY``), so
+    an object that survives one collection is never walked again. A table's state lives from
+    one of its actions to the next (about a second with 2,500 tables at 2,500 actions/s), so
+    without it each survivor was walked by a young collection, again by a middle one, and listed
+    (issue 8: 14-17 % of the server's CPU in collections at 2,000 actions/s, 7-9 % with it,
+    ``benchmarks/load.py`` on 5,000 sockets). The same price, paid more often: what dies in a
+    cycle after surviving one collection is never freed (``benchmarks/soak.py`` counts it)."""
 
     def __init__(self, after_ms: float = FREEZE_AFTER_MS, old_limit: int = OLD_LIMIT, *,
                  thaw_objects: int = THAW_OBJECTS, thaw_every: float = THAW_EVERY,
-                 clock: Callable[[], float] = time.monotonic, count_every: int = COUNT_EVERY) -> None:
+                 clock: Callable[[], float] = time.monotonic, count_every: int = COUNT_EVERY,
+                 every: bool = False) -> None:
+        self.every = every
         self.after_ms = after_ms
         self.old_limit = old_limit
         self.count_every = max(1, count_every)
@@ -309,6 +323,14 @@ class Freezer(_Callback):
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._cpu = time.thread_time()
+            return
+        if self.every and not self._thawing:
+            # Whatever survived this collection is walked by no later one (gc.freeze() moves the
+            # generations' lists, whatever their length: no walk). Its size is not known without
+            # one: the young threshold stands for it in the thaw's estimate.
+            gc.freeze()
+            self.freezes += 1
+            self.frozen_since_thaw += gc.get_threshold()[0]
             return
         if int(info.get("generation", 0)) < 1 or self._thawing:
             return
@@ -386,9 +408,10 @@ async def thaw_when_quiet(freezer: Freezer, busy: Callable[[], bool], every: flo
 
 
 def tune(thresholds: tuple[int, int, int] = THRESHOLDS, *, collect: bool | None = None,
-         thaw_every: float = THAW_EVERY) -> Freezer:
+         thaw_every: float = THAW_EVERY, every: bool = False) -> Freezer:
     """After start-up: freeze what is alive (``gc.freeze``), set ``thresholds``, install a
-    :class:`Freezer` (thawing at most every ``thaw_every`` seconds, 0: never), collector on;
+    :class:`Freezer` (thawing at most every ``thaw_every`` seconds, 0: never; ``every``: it
+    freezes after every collection), collector on;
     returns the freezer (``remove()`` it to stop; :func:`thaw_when_quiet` runs its thaws).
 
     A full collection comes first when ``collect`` says so; by default (``None``) unless
@@ -399,7 +422,7 @@ def tune(thresholds: tuple[int, int, int] = THRESHOLDS, *, collect: bool | None 
         gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
-    freezer = Freezer(thaw_every=thaw_every)
+    freezer = Freezer(thaw_every=thaw_every, every=every)
     freezer.install()
     log.info("gc tuned", extra={"frozen": gc.get_freeze_count(), "thresholds": list(thresholds),
                                 "collected_first": bool(collect if collect is not None else not _held)})

@@ -75,6 +75,36 @@ def test_a_slow_old_collection_freezes_what_survived_a_quick_one_does_not() -> N
         gc.unfreeze()
 
 
+def test_freezing_after_every_collection_freezes_what_survived_a_young_one() -> None:
+    """Issue 8 item 5 (``DINERI_GC_FREEZE_EVERY``): with ``every`` the survivors of any
+    collection, a young one too, are frozen at once (walked by no later collection), while a
+    young cycle dropped before it is still collected."""
+    freezer = gcpause.Freezer(every=True)
+    try:
+        gc.collect()
+        gc.disable()  # only the collections below
+        frozen = gc.get_freeze_count()
+        freezer.install()
+        keep = [[i] for i in range(5_000)]
+        dropped = weakref.ref(_Node())  # in a cycle with itself, and unreachable
+        assert dropped() is not None
+        assert gc.collect(0) >= 1  # the young cycle is found and freed
+        assert dropped() is None
+        assert freezer.freezes == 1 and gc.get_freeze_count() >= frozen + len(keep)
+        assert not any(o is keep[0] for g in range(3) for o in gc.get_objects(g))  # frozen: not walked
+    finally:
+        gc.enable()
+        freezer.remove()
+        gc.unfreeze()
+
+
+class _Node:
+    """An object in a reference cycle with itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
 def test_a_large_old_generation_is_frozen_however_quick() -> None:
     freezer = gcpause.Freezer(after_ms=1e9, old_limit=30_000, count_every=1)
     try:
