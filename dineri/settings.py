@@ -117,6 +117,11 @@ class Settings(BaseSettings):
                                           description="seconds a start-up migration waits for any one lock "
                                                       "(PostgreSQL lock_timeout, SQLite busy wait) before "
                                                       "start-up gives up (its DDL itself is not bounded)")
+    sqlite_commit_delay_ms: float = Field(
+        default=0.0, ge=0, le=50, description="milliseconds a group of plain actions waits on the event "
+                                              "loop for more before its commit, once the last group was "
+                                              "committed less than twice as long ago (busy: bigger groups, "
+                                              "fewer commits); 0 = the loop's next turn")
     sqlite_synchronous: Literal["normal", "full"] = Field(
         default="normal", description="SQLite PRAGMA synchronous in WAL mode: normal survives a process "
                                       "crash, full also a power loss (an fsync per group commit)")

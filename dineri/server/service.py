@@ -75,7 +75,7 @@ class TableService:
         self.settings = settings
         self.sessions: dict[str, TableSession] = {}
         # Every table's writes go through one group-commit thread (issue 8, item 2).
-        self.writer = Writer(sm, timeout=settings.db_timeout)
+        self.writer = Writer(sm, timeout=settings.db_timeout, delay=settings.sqlite_commit_delay_ms / 1000.0)
         self._loading = asyncio.Lock()
         self.origin = uuid.uuid4().hex  # names this process in broadcast bundles
         # Which seats sit on which live process (issue 9 item 3): no grace runs out from here

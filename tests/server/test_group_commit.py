@@ -648,6 +648,36 @@ def test_plain_actions_arriving_while_the_thread_commits_wait_and_commit_on_the_
     engine.dispose()
 
 
+def test_with_a_commit_delay_a_busy_loop_gathers_later_actions_into_one_commit(tmp_path: Path) -> None:
+    """``DINERI_SQLITE_COMMIT_DELAY_MS``: once the loop committed a group lately, the next group
+    waits the delay for more: actions queued in later turns of the loop (here 10 ms apart, the
+    delay 300 ms) share one commit, each acknowledged only after it; the first group after a
+    quiet spell is committed at the loop's next turn."""
+    url = f"sqlite:///{tmp_path / 'y.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sm = sessions(engine)
+    tables = _leased(sm, 4)
+    writer = Writer(sm, timeout=10, delay=0.3)
+
+    async def run() -> list[Any]:
+        first = await writer.run(_append(tables[0], 0, ("node-a", 1)))  # quiet until now: at once
+        assert (writer.loop_commits, writer.loop_writes) == (1, 1)
+
+        async def later(t: tuple[str, int], after: float) -> Any:
+            await asyncio.sleep(after)
+            return await writer.run(_append(t, 0, ("node-a", 1)))
+        rest = await asyncio.gather(*(later(t, 0.01 * i) for i, t in enumerate(tables[1:])))
+        return [first, *rest]
+    assert asyncio.run(run()) == [[1], [1], [1], [1]]
+    writer.stop()
+    assert (writer.loop_commits, writer.loop_writes) == (2, 4)
+    with sm() as s:
+        for t in tables:
+            assert repo.events_after(s, t[0], 0) == [(1, {"type": "kept", "n": 0})]
+    engine.dispose()
+
+
 def test_plain_actions_waiting_for_a_stuck_thread_are_refused_at_their_deadline(tmp_path: Path) -> None:
     """Issue 7 item 3: a plain action waiting on the loop for a thread stuck in its transaction
     is answered ``Unavailable`` at its deadline, and never committed afterwards."""
