@@ -409,7 +409,10 @@ def test_plain_actions_queued_together_are_one_statement_each(tmp_path: Path, db
 
     async def run(writes: list[repo.Append]) -> list[Any]:
         first = asyncio.ensure_future(writer.run(slow))
-        await asyncio.sleep(0.05)
+        # Until the thread is inside the slow write (a loaded machine starts it late: the
+        # writes below then joined its group, not a group of their own).
+        while writer._busy_since is None:
+            await asyncio.sleep(0.005)
         out = await asyncio.gather(*(writer.run(w) for w in writes), return_exceptions=True)
         await first
         return out
