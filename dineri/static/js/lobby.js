@@ -47,6 +47,14 @@
   function failed(status) {
     return function (err) { if (err) { status.textContent = explain(err); } };
   }
+  /** Open ``href`` (a table, an invitation), saving a typed new name first: there a seat needs
+   * the name, and the typed one would be lost on the way (issue 13 item 5). No name: just go. */
+  function goNamed(href) {
+    asked.then(function () {
+      var typed = $("name-input").value.trim();
+      return typed && (!me || typed !== me.name) ? namedNow($("name-status")) : null;
+    }).then(function () { location.href = href; }, failed($("name-status")));
+  }
   function openTable(t) {
     // A private table's address carries its code (docs/protocol.md); a public one needs none.
     var code = t.code && !t.public ? "?code=" + encodeURIComponent(t.code) : "";
@@ -92,10 +100,11 @@
   // One click (issue 12): a private 1v1 table to 11, the computer seated at the chosen level, started.
   $("computer-form").addEventListener("submit", function (e) {
     e.preventDefault();
-    if (!me) { $("computer-status").textContent = _("Choose a display name first."); $("name-input").focus(); return; }
+    // A name typed but not saved is saved on the way, as for "Create the table" (issue 13 item 5).
     var level = radio(e.target, "level");
     var body = { game: "chkobba", options: { seats: 2, target: 11, best_of: 1 }, public: false, clock: 0 };
-    D.api("POST", EP.tables, body).then(function (t) {
+    $("computer-status").textContent = "";
+    named($("computer-status")).then(function () { return D.api("POST", EP.tables, body); }).then(function (t) {
       var path = EP.table.replace("{id}", t.id), seat = { seat: 0 };
       if (t.code) { seat.code = t.code; }
       return D.api("POST", path + "/seats", seat)
@@ -104,7 +113,7 @@
         .then(function () {
           location.href = "/t/" + encodeURIComponent(t.id) + (t.code ? "?code=" + encodeURIComponent(t.code) : "");
         });
-    }).catch(function (err) { $("computer-status").textContent = explain(err); });
+    }).catch(failed($("computer-status")));
   });
 
   $("join-form").addEventListener("submit", function (e) {
@@ -112,8 +121,8 @@
     var raw = $("join-input").value.trim();
     var m = raw.match(/\/join\/([A-Za-z0-9_.%-]+)/) || raw.match(/^([A-Za-z0-9_.-]+)$/);
     var t = raw.match(/\/t\/([A-Za-z0-9_-]+)(\?code=([A-Za-z0-9_-]+))?/);
-    if (t) { location.href = "/t/" + t[1] + (t[3] ? "?code=" + t[3] : ""); }
-    else if (m) { location.href = "/join/" + m[1]; }
+    if (t) { goNamed("/t/" + t[1] + (t[3] ? "?code=" + t[3] : "")); }
+    else if (m) { goNamed("/join/" + m[1]); }
     else { $("join-input").setCustomValidity(_("Paste the invitation link you received.")); $("join-input").reportValidity(); }
   });
   $("join-input").addEventListener("input", function () { this.setCustomValidity(""); });
@@ -157,6 +166,13 @@
     });
     $("lobby-empty").hidden = tables.length > 0;
   }
+
+  $("lobby").addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a.button");
+    if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+    e.preventDefault();
+    goNamed(a.getAttribute("href"));
+  });
 
   new D.LiveSocket(EP.lobby_ws, {
     onmessage: function (msg) { if (msg.type === "lobby") { renderLobby(msg.tables); } }
