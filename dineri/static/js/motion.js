@@ -105,20 +105,40 @@
   var SOUND_KEY = "dineri_sound";
   var NAMES = ["card", "capture", "chkobba", "turn", "low"];
   var cache = {};
+  // "Your turn" never plays over the sound of the move that made it your turn (the Arabic phone
+  // trial heard both within 10 ms): it waits until AFTER_MS after the last other sound. The turn
+  // itself is not delayed, only its sound.
+  var AFTER_MS = 350, lastOther = -Infinity, turnTimer = null;
+  function clock() { return window.performance ? performance.now() : Date.now(); }
+  function sound(name) {
+    document.body.dataset.sound = name;
+    try {
+      var a = cache[name] || (cache[name] = new Audio(D.config.static + "sounds/" + name + ".wav"));
+      a.currentTime = 0;
+      var p = a.play();
+      if (p && p.catch) { p.catch(function () { /* no sound before the first click: fine */ }); }
+    } catch (e) { return false; }
+    return true;
+  }
   var Sound = {
     /** Whether the player turned sounds on (off by default; kept in localStorage). */
     on: function () { try { return localStorage.getItem(SOUND_KEY) === "1"; } catch (e) { return false; } },
     set: function (on) { try { localStorage.setItem(SOUND_KEY, on ? "1" : "0"); } catch (e) { /* not kept */ } },
-    /** Play one of NAMES when sounds are on; data-sound names the last one played (tests). */
-    play: function (name) {
+    /** Play one of NAMES when sounds are on; data-sound names the last one played (tests).
+     * "turn" is queued: it plays once the page's current task is done (the move's own sound is
+     * often played just after the view that gives the turn is drawn), and AFTER_MS after the last
+     * other sound; ``still`` (optional) is asked then whether it is still wanted. */
+    play: function (name, still) {
       if (NAMES.indexOf(name) < 0 || !Sound.on()) { return false; }
-      document.body.dataset.sound = name;
-      try {
-        var a = cache[name] || (cache[name] = new Audio(D.config.static + "sounds/" + name + ".wav"));
-        a.currentTime = 0;
-        var p = a.play();
-        if (p && p.catch) { p.catch(function () { /* no sound before the first click: fine */ }); }
-      } catch (e) { return false; }
+      if (name !== "turn") { lastOther = clock(); return sound(name); }
+      clearTimeout(turnTimer);
+      var due = function () {
+        var wait = lastOther + AFTER_MS - clock();
+        if (wait > 0) { turnTimer = setTimeout(due, wait); return; }
+        turnTimer = null;
+        if (!still || still()) { sound("turn"); }
+      };
+      turnTimer = setTimeout(due, 0);
       return true;
     },
     NAMES: NAMES

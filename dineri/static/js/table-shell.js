@@ -308,6 +308,7 @@
       line = el("span", { id: "offline-grace", class: "offline-grace" });
       banner.appendChild(line);
     }
+    if (S.down && !playing()) { S.down = null; }  // the match ended meanwhile: nothing to forfeit
     line.hidden = !S.down;
     if (S.down) { line.setAttribute("data-forfeit-at", S.down.forfeitAt); } else { line.removeAttribute("data-forfeit-at"); }
     tickClock();
@@ -554,11 +555,14 @@
     var acting = toAct(v).indexOf(seat) >= 0;
     // Your own seat says "Your turn"; another's "To play" (never "his turn" on your own seat).
     if (acting) { badges.push(el("span", { class: "badge turn", text: seat === S.seat ? _("Your turn") : _("To play") })); }
-    var offline = !!S.down && seat === S.seat;  // our own socket is down: the grace runs
-    var ownAway = (info.away || offline) && seat === S.seat;
+    // Once the match is over nobody forfeits any more: no away marks, countdowns or "the clock
+    // played your turns" (the Arabic phone trial saw them on its own seat after a forfeit).
+    var over = v.phase === "over";
+    var offline = !!S.down && seat === S.seat && !over;  // our own socket is down: the grace runs
+    var ownAway = (info.away || offline) && seat === S.seat && !over;
     if (offline) {
       badges.push(el("span", { class: "badge away own offline", "data-forfeit-at": S.down.forfeitAt, text: "" }));
-    } else if (info.away) {
+    } else if (info.away && !over) {
       // An away player's side forfeits when the grace ends: its countdown (forfeit_at, epoch s).
       // Your own seat speaks to you ("You are away: you forfeit in …", never "his side"); a page
       // that is open is connected, so the clock made you away: say so, and how to come back.
@@ -612,6 +616,7 @@
     G.render(v, ctx);
 
     $("forfeit-btn").hidden = !me || v.phase === "over";
+    if (S.down && v.phase === "over") { showDown(); }  // the banner's forfeit countdown goes too
     $("chat-form").hidden = !me;
     if (me && v.phase === "over") { showRecordLink(); }
     $("status").textContent = G.statusText(v, ctx);
@@ -680,7 +685,8 @@
   var wasMine = false;
   function showTurnInTitle() {
     var mine = !!S.view && seated() && toAct(S.view).indexOf(S.seat) >= 0;
-    if (mine && !wasMine) { D.Sound.play("turn"); }
+    // Queued after the sound of the move that gave the turn (motion.js), if still our turn then.
+    if (mine && !wasMine) { D.Sound.play("turn", function () { return !!S.view && toAct(S.view).indexOf(S.seat) >= 0; }); }
     wasMine = mine;
     // With a turn clock, the seconds left too (tickClock calls this every 250 ms).
     var rc = S.table && S.table.running_clock, left = null;
