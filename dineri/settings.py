@@ -118,7 +118,7 @@ class Settings(BaseSettings):
                                                       "(PostgreSQL lock_timeout, SQLite busy wait) before "
                                                       "start-up gives up (its DDL itself is not bounded)")
     sqlite_commit_delay_ms: float = Field(
-        default=0.0, ge=0, le=50, description="milliseconds a group of plain actions waits on the event "
+        default=2.0, ge=0, le=50, description="milliseconds a group of plain actions waits on the event "
                                               "loop for more before its commit, once the last group was "
                                               "committed less than twice as long ago (busy: bigger groups, "
                                               "fewer commits); 0 = the loop's next turn")
