@@ -109,3 +109,44 @@ def test_the_admin_replays_a_golf4_match_step_by_step(browser: Any, played: dict
     assert page.evaluate(SEATS) == expect["hands"]  # every hand of the last round, face up
     ctx.close()
     assert errors == []
+
+
+LOG_ITEM = re.compile(r'<li class="[^"]*" value="(\d+)">(.*?)</li>', re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def test_the_golf4_action_log_is_in_words(played: dict[str, Any]) -> None:
+    """The admin's golf4 log words each step in the page's language as the Chkobba and Seven
+    Diamonds logs do (issue 13, the fifth Arabic trial read ``peek``, ``skip_peek``, ``take``,
+    ``swap slot=0``, ``draw``, ``discard``), its slots numbered from 1 as the players see them
+    (G5-G8: «الموضع 1» to 4)."""
+    api, admin = played["api"], {"Authorization": f"Bearer {TOKEN}"}
+    listed = api.http.get("/admin/api/matches", headers=admin).json()["matches"]
+    [item] = [m for m in listed if m["table_id"] == played["tables"]["golf4"]]
+    record = api.http.get(f"/admin/api/matches/{item['id']}/record", headers=admin).json()
+    pages = {lang: api.http.get(f"/admin/matches/{item['id']}",
+                                headers={**admin, "Accept-Language": lang}).text
+             for lang in ("en", "fr", "ar")}
+    logs = {lang: {int(step): " ".join(TAG.sub(" ", text).split()) for step, text in LOG_ITEM.findall(html)}
+            for lang, html in pages.items()}
+    actions = record["actions"]
+    assert len(logs["ar"]) == len(actions), (len(logs["ar"]), len(actions))
+    raw = re.compile(r"\b(peek|skip_peek|take|swap|draw|discard|knock|slot=\d)\b")
+    for lang in ("fr", "ar"):
+        bad = {s: t for s, t in logs[lang].items() if raw.search(t)}
+        assert not bad, (lang, list(bad.items())[:3])
+    en_words = {"peek": "looks at the two bottom cards", "skip_peek": "does not look",
+                "draw": "draws from the stock", "take": "from the discard pile", "discard": "discards",
+                "knock": "knocks"}
+    places = ["أعلى اليسار", "أعلى اليمين", "أسفل اليسار", "أسفل اليمين"]
+    seen = set()
+    for i, a in enumerate(actions):
+        step, kind = i + 1, a["type"]
+        seen.add(kind)
+        if kind == "swap":
+            assert f"slot {a['slot'] + 1} (" in logs["en"][step], logs["en"][step]
+            assert f"الموضع {a['slot'] + 1} ({places[a['slot']]})" in logs["ar"][step], logs["ar"][step]
+            assert "كومة الرمي" in logs["ar"][step]
+        elif kind in en_words:
+            assert en_words[kind] in logs["en"][step], (kind, logs["en"][step])
+    assert {"peek", "swap", "draw"} <= seen or {"skip_peek", "swap"} <= seen, seen
