@@ -48,8 +48,9 @@ def test_a_removed_player_is_told_so(browser: Any, server: str, console: Any, la
     gp.locator('#setup-seats button[data-seat="1"]').click()
     gp.wait_for_function("document.getElementById('leave-seat').hidden === false")
     # The host removes Sami: his page says so and offers no seat.
-    hp.wait_for_function("document.querySelector('#setup-seats button.danger') !== null")
-    hp.click("#setup-seats button.danger")
+    hp.wait_for_function("document.querySelector('#setup-seats button.ask-remove') !== null")
+    hp.click("#setup-seats button.ask-remove")  # asked first (issue 13, the fifth trial)
+    hp.click("#setup-seats button[data-remove-seat]")
     notice = gp.locator("#notice")
     notice.wait_for(state="visible", timeout=10000)
     assert notice.inner_text() == NOTICE[lang]

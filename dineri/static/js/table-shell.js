@@ -135,16 +135,14 @@
     var mine = mySeatIn(t);
     $("need-name").hidden = !!S.me;
     $("need-name-link").href = "/join/" + encodeURIComponent(t.id) + (inviteCode ? "." + encodeURIComponent(inviteCode) : "");
-    if (isHost && t.code) {
-      $("invite").hidden = false;
-      $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + t.code);
-    } else if (inviteCode) {
-      $("invite").hidden = false;
-      $("invite-link").value = location.origin + "/join/" + encodeURIComponent(t.id + "." + inviteCode);
-    } else if (t.public) {
-      $("invite").hidden = false;
-      $("invite-link").value = location.origin + "/t/" + encodeURIComponent(t.id);
-    }
+    // A removed player gets no invitation to pass on (issue 13, the fresh Arabic trial: the
+    // removed guest still saw the private table's link and «نسخ»).
+    var link = removed ? ""
+      : (isHost && t.code) ? location.origin + "/join/" + encodeURIComponent(t.id + "." + t.code)
+      : inviteCode ? location.origin + "/join/" + encodeURIComponent(t.id + "." + inviteCode)
+      : t.public ? location.origin + "/t/" + encodeURIComponent(t.id) : "";
+    $("invite").hidden = !link;
+    if (link) { $("invite-link").value = link; }
     var list = $("setup-seats");
     list.textContent = "";
     t.seats.forEach(function (s) {
@@ -169,9 +167,18 @@
         item.appendChild(el("button", { type: "button", class: "bot", "data-bot-seat": s.seat, text: _("Seat a computer player"),
           onclick: function () { seatBot(s.seat, level.value); } }));
       }
-      if (s.player && isHost && s.player_id !== S.me.id) {
-        item.appendChild(el("button", { type: "button", class: "danger", text: _("Remove"),
-          onclick: function () { removeSeat(s.seat); } }));
+      if (s.player && isHost && s.player_id !== S.me.id && confirmRemove === s.seat) {
+        // Asked first, in the page (the fresh trial's Remove acted at once): a question and two
+        // buttons in place of Remove; a redraw keeps the question while the same seat is asked.
+        item.appendChild(el("span", { class: "confirm-remove", role: "alert",
+          text: fmt(_("Remove {name} from the table?"), { name: D.fullName(s.player) }) }));
+        item.appendChild(el("button", { type: "button", class: "danger", "data-remove-seat": s.seat, text: _("Remove"),
+          onclick: function () { confirmRemove = null; removeSeat(s.seat); } }));
+        item.appendChild(el("button", { type: "button", class: "cancel-remove", text: _("Cancel"),
+          onclick: function () { confirmRemove = null; renderSetup(); } }));
+      } else if (s.player && isHost && s.player_id !== S.me.id) {
+        item.appendChild(el("button", { type: "button", class: "danger ask-remove", "data-ask-remove": s.seat, text: _("Remove"),
+          onclick: function () { confirmRemove = s.seat; renderSetup(); } }));
       }
       list.appendChild(item);
     });
@@ -204,6 +211,7 @@
     if (S.table && S.table.status === "open") { renderSetup(); }
   }
   var botLevels = {};  // seat -> the level the host picked beside its button
+  var confirmRemove = null;  // the seat whose Remove the host pressed, asked to confirm
   function seatBot(seat, level) {
     D.api("POST", tablePath() + "/bots", { seat: seat, level: level || "medium" }).then(setTable).catch(fail);
   }

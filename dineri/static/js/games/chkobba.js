@@ -165,7 +165,9 @@
         dinari: _("Dinari: 1 point to the player with more ♦ diamonds."),
         barmila: _("Barmila: 1 point to the player with more 7s; if tied, more 6s."),
         sabaa: _("Sab'a l-hayya: 1 point to the player holding the 7 of diamonds."),
-        baji: _("Baji: a tie; the point goes to nobody.")
+        baji: _("Baji: a tie; the point goes to nobody."),
+        // R23, R24 (issue 13, the fifth trial: the legend named every category but this one).
+        chkobba: _("Chkobba: 1 point for each capture that empties the table, but not with the round's last card.")
       };
     }
     return {
@@ -173,7 +175,8 @@
       dinari: _("Dinari: 1 point to the side with more ♦ diamonds."),
       barmila: _("Barmila: 1 point to the side with more 7s; if tied, more 6s."),
       sabaa: _("Sab'a l-hayya: 1 point to the side holding the 7 of diamonds."),
-      baji: _("Baji: a tie; the point goes to nobody.")
+      baji: _("Baji: a tie; the point goes to nobody."),
+      chkobba: _("Chkobba: 1 point for each capture that empties the table, but not with the round's last card.")
     };
   }
 
@@ -192,7 +195,7 @@
     var t = el("table", { class: "summary-table" }, [el("thead", null, [head]), el("tbody", null, [
       row(_("Cards"), r.cards, help.karta), row(_("♦ Diamonds"), r.dinari_cards, help.dinari),
       row(_("Sevens"), r.sevens, help.barmila), row(_("Sixes"), r.sixes, help.barmila),
-      row(_("Chkobbas"), r.chkobbas), row(_("Points"), r.points),
+      row(_("Chkobbas"), r.chkobbas, help.chkobba), row(_("Points"), r.points),
       scores ? row(_("Total"), scores) : null
     ])]);
     function cat(key, label) {
@@ -206,8 +209,8 @@
     var cats = el("ul", { class: "categories" }, [
       cat("karta", _("Karta")), cat("dinari", _("Dinari")), cat("barmila", _("Barmila")), cat("sabaa", _("Sab'a l-hayya"))
     ]);
-    var legend = el("ul", { class: "legend hint" }, ["karta", "dinari", "barmila", "sabaa", "baji"].map(function (k) {
-      return el("li", { text: help[k] });
+    var legend = el("ul", { class: "legend hint" }, ["chkobba", "karta", "dinari", "barmila", "sabaa", "baji"].map(function (k) {
+      return el("li", { text: help[k], "data-legend": k });
     }));
     return el("div", null, [t, cats, legend]);
   }

@@ -110,7 +110,30 @@
       hand.map(function (c) { return D.cardImg(c); }));
   }
 
+  // A phone (issue 13, the fresh Arabic trial at 360 px: six columns clipped «المجموع» and drew the
+  // cards 18 px wide): each player's cards get a row of their own under the numbers, four across,
+  // so the table has five narrow columns and the cards are big enough to read.
+  function narrowScreen() { return !!(window.matchMedia && window.matchMedia("(max-width: 420px)").matches); }
+
+  function roundTableNarrow(r, totals, ctx) {
+    var head = el("tr", null, [_("Player"), _("Score"), _("Penalty"), _("Points"), _("Total")].map(function (h) {
+      return el("th", { scope: "col", text: h });
+    }));
+    var rows = [];
+    r.hands.forEach(function (hand, seat) {
+      var name = ctx.playerName(seat) + (r.knocker === seat ? " · " + _("knocked") : "");
+      rows.push(el("tr", { "data-seat": seat }, [
+        el("th", { scope: "row", text: name }),
+        el("td", { text: String(r.cards[seat]) }), el("td", { text: r.penalty[seat] ? "+" + r.penalty[seat] : "" }),
+        el("td", { text: String(r.points[seat]) }), el("td", { text: totals ? String(totals[seat]) : "" })
+      ]));
+      rows.push(el("tr", { class: "g4-hand-row", "data-hand-of": seat }, [el("td", { colspan: "5" }, [handCells(hand)])]));
+    });
+    return el("table", { class: "summary-table g4-scores g4-narrow" }, [el("thead", null, [head]), el("tbody", null, rows)]);
+  }
+
   function roundTable(r, totals, ctx) {
+    if (narrowScreen()) { return roundTableNarrow(r, totals, ctx); }
     var head = el("tr", null, [_("Player"), _("Cards"), _("Score"), _("Penalty"), _("Points"), _("Total")].map(function (h) {
       return el("th", { scope: "col", text: h });
     }));
@@ -142,7 +165,7 @@
     var order = ev.totals.map(function (t, s) { return s; }).sort(function (a, b) { return ev.totals[a] - ev.totals[b]; });
     var list = el("ol", { class: "g4-final" }, order.map(function (s) {
       var outText = (ctx.view && out(ctx.view, s)) ? " · " + _("left the match") : "";
-      return el("li", { "data-seat": s, text: fmt(_("{name}: {n} points"), { name: ctx.playerName(s), n: ev.totals[s] }) + outText });
+      return el("li", { "data-seat": s, text: fmt(ngettext("{name}: {n} point", "{name}: {n} points", ev.totals[s]), { name: ctx.playerName(s), n: ev.totals[s] }) + outText });
     }));
     var wrap = el("div", null, [forfeit ? el("p", { class: "forfeit-line", text: ctx.forfeitText() || _("The match ended by forfeit.") }) : null,
       list].concat(kept));
@@ -231,7 +254,7 @@
     // Stock, discard pile, the card in hand.
     var stock = $("g4-stock");
     stock.textContent = "";
-    stock.appendChild(el("div", { role: "img", "aria-label": fmt(_("Stock: {n} cards"), { n: v.stock_left }) }, [D.cardImg(null)]));
+    stock.appendChild(el("div", { role: "img", "aria-label": fmt(ngettext("Stock: {n} card", "Stock: {n} cards", v.stock_left), { n: v.stock_left }) }, [D.cardImg(null)]));
     stock.appendChild(el("span", { "aria-hidden": "true", text: fmt(_("Stock: {n}"), { n: v.stock_left }) }));
     var pile = $("g4-discard");
     pile.textContent = "";

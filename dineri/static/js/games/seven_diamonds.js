@@ -74,9 +74,9 @@
       case "last_card": return fmt(_("{name} has one card left!"), { name: who });
       case "jella": return auto(ev, fmt(_("{name}: jella, no card to play."), { name: who }));
       case "round_over":
-        return fmt(_("{name} is out: {points} points for {side}."), {
-          name: ctx.iso(ctx.playerName(ev.result.out)), side: ctx.sideName(ctx.sideOf(ev.result.out)),
-          points: Math.max(ev.result.points[0], ev.result.points[1]) });
+        var won = Math.max(ev.result.points[0], ev.result.points[1]);  // a count: Arabic's six forms
+        return fmt(ngettext("{name} is out: {points} point for {side}.", "{name} is out: {points} points for {side}.", won), {
+          name: ctx.iso(ctx.playerName(ev.result.out)), side: ctx.sideName(ctx.sideOf(ev.result.out)), points: won });
       case "match_over": return matchResultText(ev.winner, ctx);
       default: return undefined;
     }
@@ -134,7 +134,7 @@
         ? fmt(_("× {m} ({call}): {n}"), { m: r.multiplier, call: callName(r.multiplier === 3 ? "three" : "double"), n: r.card_points * r.multiplier })
         : _("× 1 (no double)") }),
       r.bonus ? el("li", { "data-line": "bonus", text: fmt(_("+ {n}: the last card was a 7 (not multiplied)"), { n: r.bonus }) }) : null,
-      el("li", { class: "result", "data-line": "points", text: fmt(_("= {n} points for {side}"), { n: total, side: ctx.sideName(side) }) })
+      el("li", { class: "result", "data-line": "points", text: fmt(ngettext("= {n} point for {side}", "= {n} points for {side}", total), { n: total, side: ctx.sideName(side) }) })
     ];
     var order = ctx.me ? [ctx.sideOf(ctx.seat), 1 - ctx.sideOf(ctx.seat)] : [0, 1];
     return el("div", { class: "sd-summary", "data-points": String(total) }, [
