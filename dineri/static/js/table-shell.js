@@ -13,7 +13,7 @@
   var $ = function (id) { return document.getElementById(id); };
 
   var S = { me: null, table: null, seat: null, view: null, lastSeq: null, net: null, down: null,
-    forfeit: null, awayBy: {} };
+    forfeit: null, awayBy: {}, ended: false };
 
   var explain = D.explain;
   // An error that only said "not connected" is marked, so that it goes when the socket is back
@@ -411,8 +411,7 @@
     switch (ev.type) {
       case "match_started": return _("The match begins.");
       case "commitment": return _("The pack is shuffled and sealed.");
-      case "forfeit": return auto(ev, fmt(partners() ? _("{name} leaves the match: that side forfeits.")
-        : _("{name} leaves the match and forfeits."), { name: who }));
+      case "forfeit": return forfeitWords(ev, who);
       case "reveal": return _("The decks are revealed: the match record can now be checked.");
       // Away by the clock is no lost connection: that player may be reading the page (issue 13).
       case "player_away": return ev.seat === S.seat ? null : fmt(ev.reason === "clock"
@@ -428,20 +427,61 @@
     }
   }
 
+  /** How a seat forfeited (R33), said truly: it left (pressed "Leave the match"), or its grace
+   * ran out (``auto``) while it was away because the clock played its turns (``player_away``
+   * ``reason: "clock"``, or the seat's ``away_reason``), or while it was disconnected. The own side
+   * reads "your side", never "that side" (the Arabic phone trial: «وانسحاب ذلك الفريق» read by
+   * the away player about her own side; and «مغادرة المباراة… (تلقائي)» for a lost connection). */
+  function forfeitWords(ev, who) {
+    var info = (S.table && S.table.seats[ev.seat]) || {};
+    var why = !ev.auto ? "left" : (S.awayBy[ev.seat] === "clock" || info.away_reason === "clock") ? "clock" : "gone";
+    var name = { name: who };
+    if (!partners()) {
+      if (seated() && ev.seat === S.seat) {
+        return why === "left" ? _("You leave the match and forfeit.")
+          : why === "clock" ? _("You did not play for longer than the grace period: you forfeit.")
+          : _("You were disconnected for longer than the grace period: you forfeit.");
+      }
+      return fmt(why === "left" ? _("{name} leaves the match and forfeits.")
+        : why === "clock" ? _("{name} did not play for longer than the grace period and forfeits.")
+        : _("{name} was disconnected for longer than the grace period and forfeits."), name);
+    }
+    if (seated() && sideOf(ev.seat) === sideOf(S.seat)) {
+      return fmt(why === "left" ? _("{name} leaves the match: your side forfeits.")
+        : why === "clock" ? _("{name} did not play for longer than the grace period: your side forfeits.")
+        : _("{name} was disconnected for longer than the grace period: your side forfeits."), name);
+    }
+    return fmt(why === "left" ? _("{name} leaves the match: that side forfeits.")
+      : why === "clock" ? _("{name} did not play for longer than the grace period: that side forfeits.")
+      : _("{name} was disconnected for longer than the grace period: that side forfeits."), name);
+  }
+
   function onEvent(ev, old) {
     sync();
     var who = ev.seat !== undefined ? iso(playerName(ev.seat)) : "";
     var lines = G.describeEvent ? G.describeEvent(ev, ctx) : undefined;
     if (lines === undefined) { lines = describeCommon(ev, who); }
     (Array.isArray(lines) ? lines : [lines]).forEach(function (line) { if (line) { log(line); } });
-    // Who forfeited, for the match-end dialog (its words are the log's).
-    if (ev.type === "forfeit" && !old) {
+    // Who forfeited, for the match-end dialog (its words are the log's); from the history too,
+    // for a page opened on the finished match (below).
+    if (ev.type === "forfeit") {
       var said = Array.isArray(lines) ? lines[0] : lines;
       S.forfeit = { seat: ev.seat, text: typeof said === "string" ? said : null };
     }
     if (ev.type === "player_away") { S.awayBy[ev.seat] = ev.reason || "connection"; }
     if (ev.type === "player_back") { delete S.awayBy[ev.seat]; }
-    if (G.onEvent) { G.onEvent(ev, ctx, old); }
+    // The clock played this seat's turn while a dialog covered the table (the round summary,
+    // its round break run out): the dialog goes, so the player sees the table, the move made
+    // and its own away mark (the Arabic phone trial: the summary stayed, its countdown started
+    // again, and the player became away under it). Never the match-end dialog.
+    if (!old && ev.auto && ev.type !== "forfeit" && seated() && ev.seat === S.seat && $("summary").open && !S.ended) {
+      $("summary").close();
+    }
+    // A seated player opening the page of a finished match (the one who forfeited, coming
+    // back) gets the same end dialog as a live page (reason, result, record, rematch): the
+    // history's match_over is played as live once (the trial saw only «خسرت المباراة.»).
+    var endAgain = old && ev.type === "match_over" && !S.ended && seated() && !!S.view && S.view.phase === "over";
+    if (G.onEvent) { G.onEvent(ev, ctx, old && !endAgain); }
     if (ev.type === "reveal" && !old) { showRecordLink(); }
     if (ev.type === "rematch" && S.table) { S.table.rematch = ev.table; showRematch(); }
   }
@@ -498,6 +538,7 @@
 
   /** The match-end dialog: the module's title and body; the record and rematch buttons follow. */
   function matchOver(title, body) {
+    S.ended = true;
     openDialog(title, body);
     showRematch();
   }

@@ -226,9 +226,14 @@
     var forfeit = ev.reason === "forfeit";
     var kept = ctx.dialogOpen() && !forfeit ? Array.prototype.slice.call(ctx.dialogBody().childNodes) : [];
     var first = ctx.me ? ctx.seat % 2 : 0;
+    // After a forfeit the games won are no result («الألعاب المكسوبة: 0 مقابل 0» under a win,
+    // the Arabic phone trial): the line says the match was won (or lost) by forfeit instead.
+    var result = !forfeit ? fmt(_("Games won: {a} to {b}"), { a: ev.games_won[first], b: ev.games_won[1 - first] })
+      : !ctx.me ? _("The match was won by forfeit.")
+      : ev.winner === first ? _("You win the match by forfeit.") : _("You lose the match by forfeit.");
     var wrap = el("div", null, [
       forfeit ? el("p", { class: "forfeit-line", text: ctx.forfeitText() || _("The match ended by forfeit.") }) : null,
-      el("p", { class: "result", text: fmt(_("Games won: {a} to {b}"), { a: ev.games_won[first], b: ev.games_won[1 - first] }) })
+      el("p", { class: "result" + (forfeit ? " by-forfeit" : ""), text: result })
     ].concat(kept));
     ctx.matchOver(matchResultText(ev.winner, ctx), wrap);
   }
