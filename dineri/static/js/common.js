@@ -370,11 +370,28 @@
     get: function (name) { return registered[name] || null; }
   };
 
+  /** The line of an event every game's replay says alike (``match_started``, ``commitment``,
+   * ``forfeit``, ``reveal``), worded as the table page words it (table-shell.js); ``ctx`` gives
+   * ``partners()`` (a side is more than one player), ``playerName(seat)`` and ``iso(text)``.
+   * Returns the line, or null for any other event. */
+  function commonEventLine(ev, ctx) {
+    switch (ev.type) {
+      case "match_started": return _("The match begins.");
+      case "commitment": return _("The pack is shuffled and sealed.");
+      // A side forfeits where a side is more than one player (2v2); in a 1v1 the player does.
+      case "forfeit":
+        return fmt(ctx.partners() ? _("{name} leaves the match: that side forfeits.") : _("{name} leaves the match and forfeits."),
+          { name: ctx.iso(ctx.playerName(ev.seat)) });
+      case "reveal": return _("The decks are revealed: the match record can now be checked.");
+      default: return null;
+    }
+  }
+
   /** A game module adds the explanations of its own rule codes (its record page's codes). */
   function addErrors(map) { Object.keys(map).forEach(function (k) { ERRORS[k] = map[k]; }); }
 
   window.Dineri = {
-    whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, ERROR_CODES: Object.keys(ERRORS),
+    whoAmI: whoAmI, setName: setName, explain: explain, addErrors: addErrors, commonEventLine: commonEventLine, ERROR_CODES: Object.keys(ERRORS),
     _: _, ngettext: ngettext, fmt: fmt, config: config, cardName: cardName, rankShort: rankShort, displayName: displayName, fullName: fullName, isComputerName: isComputerName, nameParts: nameParts, seatName: seatName, joinList: joinList, joinAnd: joinAnd, cardPhrase: cardPhrase, cardValue: cardValue, cardImg: cardImg,
     deckStyle: deckStyle, setDeckStyle: setDeckStyle,
     el: el, fill: fill, api: api, RANKS: RANKS, SUITS: SUITS, games: games

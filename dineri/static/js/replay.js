@@ -109,20 +109,9 @@
     return box;
   }
 
-  var COMMON = {
-    match_started: function () { return _("The match begins."); },
-    commitment: function () { return _("The pack is shuffled and sealed."); },
-    // A side's forfeit where a side is more than one player (2v2); in a 1v1 the player forfeits
-    // (the Arabic trial read «انسحاب ذلك الفريق» of a lone player), as on the table page.
-    forfeit: function (ev) {
-      return fmt(partners() ? _("{name} leaves the match: that side forfeits.") : _("{name} leaves the match and forfeits."),
-        { name: iso(playerName(ev.seat)) });
-    },
-    reveal: function () { return _("The decks are revealed: the match record can now be checked."); }
-  };
   function lines(ev) {
     var out = R.game.describeEvent ? R.game.describeEvent(ev, ctx) : undefined;
-    if (out === undefined) { out = COMMON[ev.type] ? COMMON[ev.type](ev) : null; }
+    if (out === undefined) { out = D.commonEventLine(ev, ctx); }
     return (Array.isArray(out) ? out : [out]).filter(function (x) { return !!x; });
   }
 

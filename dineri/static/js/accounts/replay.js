@@ -39,22 +39,12 @@
     seated: function () { return false; }
   };
 
-  // The events the shell words on the table page (table-shell.js), said here the same way.
-  var COMMON = {
-    match_started: function () { return _("The match begins."); },
-    commitment: function () { return _("The pack is shuffled and sealed."); },
-    forfeit: function (ev) {
-      return fmt(partners() ? _("{name} leaves the match: that side forfeits.") : _("{name} leaves the match and forfeits."),
-        { name: iso(playerName(ev.seat)) });
-    },
-    reveal: function () { return _("The decks are revealed: the match record can now be checked."); }
-  };
   /** The step's lines: each event as the game's module words it (a list of strings). */
   function lines(step) {
     var out = [];
     (step.events || []).forEach(function (ev) {
       var said = game && game.describeEvent ? game.describeEvent(ev, ctx) : undefined;
-      if (said === undefined) { said = COMMON[ev.type] ? COMMON[ev.type](ev) : null; }
+      if (said === undefined) { said = D.commonEventLine(ev, ctx); }
       out = out.concat(Array.isArray(said) ? said : [said]);
     });
     return out.filter(function (x) { return !!x; });
