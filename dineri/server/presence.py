@@ -155,7 +155,7 @@ class Presence:
         async with self.lock:
             await self._shared_count(seat, +1)
             self.connections[seat] = self.connections.get(seat, 0) + 1
-            if self._clock_streak.get(seat, 0) >= self._clock_away_turns():
+            if self.away_by_clock(seat):
                 await self._tell_clock_away(seat)
                 return  # away by the clock: only the seat's own action brings it back
             owner = await self._presence_owner()
@@ -169,7 +169,7 @@ class Presence:
         """``seat``'s socket opened on another process (relayed to this owner): as
         :meth:`connected` without counting a socket here."""
         async with self.lock:
-            if self._clock_streak.get(seat, 0) < self._clock_away_turns():
+            if not self.away_by_clock(seat):
                 await self._back(seat)
             else:
                 await self._tell_clock_away(seat)
@@ -273,7 +273,7 @@ class Presence:
             if seat not in self.away or self.match is None or self.match.over:
                 return
             self._grace.pop(seat, None)
-            clock_away = self._clock_streak.get(seat, 0) >= self._clock_away_turns()
+            clock_away = self.away_by_clock(seat)
             if not clock_away and await self._present_elsewhere(seat):
                 # The player sits on another live process (this one restarted, or a fail-over
                 # split the table's sockets): no forfeit from here (issue 9).
